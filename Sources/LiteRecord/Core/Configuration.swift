@@ -1,0 +1,53 @@
+/// How a ``Database`` opens and sets up its connection.
+///
+/// The defaults suit an application: writable, created when missing, a 5-second busy timeout,
+/// foreign keys enforced, and for file databases the WAL journal with `synchronous = NORMAL`
+/// (durable across application crashes; a power loss may lose the last transactions but never
+/// corrupts the file).
+public struct Configuration: Sendable {
+    /// Opens the database read-only: every write fails with `.readOnly`.
+    public var readOnly = false
+    /// Creates the file when it does not exist (ignored when ``readOnly``).
+    public var createIfMissing = true
+    /// How long a statement waits for another connection's lock before failing with `.busy`.
+    /// Zero fails at once.
+    public var busyTimeout: Duration = .seconds(5)
+    /// Whether `FOREIGN KEY` constraints are enforced (`PRAGMA foreign_keys`).
+    public var foreignKeys = true
+    /// The journal mode for file databases; `nil` keeps the file's current mode.
+    public var journalMode: JournalMode? = .wal
+    /// The `synchronous` level for file databases; `nil` keeps SQLite's default.
+    public var synchronous: SynchronousMode? = .normal
+    /// How many prepared statements the connection keeps for reuse.
+    public var statementCacheCapacity = 512
+
+    /// The default configuration.
+    public init() {}
+
+    /// A journal mode (`PRAGMA journal_mode`).
+    public enum JournalMode: String, Sendable {
+        case delete = "DELETE"
+        case truncate = "TRUNCATE"
+        case persist = "PERSIST"
+        case memory = "MEMORY"
+        case wal = "WAL"
+        case off = "OFF"
+    }
+
+    /// A durability level (`PRAGMA synchronous`).
+    public enum SynchronousMode: String, Sendable {
+        case off = "OFF"
+        case normal = "NORMAL"
+        case full = "FULL"
+        case extra = "EXTRA"
+    }
+
+    /// The milliseconds handed to `sqlite3_busy_timeout`, clamped to its `Int32` range.
+    var busyTimeoutMilliseconds: Int32 {
+        let (seconds, attoseconds) = busyTimeout.components
+        let milliseconds = seconds.multipliedReportingOverflow(by: 1000)
+        guard !milliseconds.overflow else { return Int32.max }
+        let total = milliseconds.partialValue + attoseconds / 1_000_000_000_000_000
+        return Int32(clamping: max(0, total))
+    }
+}

@@ -1,0 +1,282 @@
+import CSQLite
+
+/// One open SQLite connection: the handle a transaction closure receives.
+///
+/// A `Connection` is not thread-safe and never needs to be: the ``Database`` that owns it
+/// lends it to one closure at a time. Use it inside that closure only; everything you can do
+/// with a ``Database`` you can do with it too (see ``DatabaseContext``), and it never waits for
+/// a lock, so nothing inside a transaction can deadlock on the database it runs in.
+///
+/// ## Topics
+/// - ``makeStatement(sql:)``
+/// - ``lastInsertRowID``
+/// - ``changes``
+/// - ``totalChanges``
+/// - ``isInsideTransaction``
+public final class Connection: DatabaseContext {
+    let handle: OpaquePointer
+    let hooks: ConnectionHooks
+    private var statementCache: StatementCache
+    private var savepointCounter = 0
+
+    /// Opens and configures a connection.
+    init(location: Location, configuration: Configuration) throws {
+        var flags = configuration.readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
+        if configuration.createIfMissing && !configuration.readOnly { flags |= SQLITE_OPEN_CREATE }
+        if case .uri = location { flags |= SQLITE_OPEN_URI }
+        // LiteRecord serializes access to a connection itself.
+        flags |= SQLITE_OPEN_NOMUTEX
+
+        var openedHandle: OpaquePointer?
+        let code = sqlite3_open_v2(location.filename, &openedHandle, flags, nil)
+        guard let openedHandle else {
+            throw DatabaseError(
+                resultCode: ResultCode(rawValue: code), message: "cannot open \(location): out of memory")
+        }
+        guard code == SQLITE_OK else {
+            let error = DatabaseError.fromConnection(openedHandle, code: code)
+            sqlite3_close_v2(openedHandle)
+            throw DatabaseError(
+                resultCode: error.resultCode, message: "cannot open \(location): \(error.message)")
+        }
+        sqlite3_extended_result_codes(openedHandle, 1)
+        self.handle = openedHandle
+        self.hooks = ConnectionHooks(connectionHandle: openedHandle)
+        self.statementCache = StatementCache(capacity: configuration.statementCacheCapacity)
+        do {
+            try configure(location: location, configuration: configuration)
+        } catch let error as DatabaseError {
+            throw DatabaseError(
+                resultCode: error.resultCode, message: "cannot open \(location): \(error.message)",
+                sql: error.sql)
+        }
+    }
+
+    deinit {
+        hooks.removeAll()
+        statementCache.removeAll()
+        // close_v2 defers the close until statements still held by users are finalized.
+        sqlite3_close_v2(handle)
+    }
+
+    private func configure(location: Location, configuration: Configuration) throws {
+        sqlite3_busy_timeout(handle, configuration.busyTimeoutMilliseconds)
+        // Reading the schema now turns "file is not a database" into an error at open time
+        // rather than at the first query.
+        try executeScript(SQL("SELECT count(*) FROM sqlite_master"))
+        try executeScript(
+            SQL(configuration.foreignKeys ? "PRAGMA foreign_keys = ON" : "PRAGMA foreign_keys = OFF"))
+        guard location.isFileBacked, !configuration.readOnly else { return }
+        if let journalMode = configuration.journalMode {
+            try executeScript(SQL("PRAGMA journal_mode = \(journalMode.rawValue)"))
+        }
+        if let synchronous = configuration.synchronous {
+            try executeScript(SQL("PRAGMA synchronous = \(synchronous.rawValue)"))
+        }
+    }
+
+    /// Runs `body` with this connection; lets generic ``DatabaseContext`` code run here.
+    public func withConnection<T>(_ body: (Connection) throws -> T) rethrows -> T {
+        try body(self)
+    }
+
+    // MARK: - State
+
+    /// The rowid of the last row inserted on this connection.
+    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    /// Rows changed by the last `INSERT`, `UPDATE` or `DELETE` on this connection.
+    public var changes: Int { Int(sqlite3_changes64(handle)) }
+    /// Rows changed since the connection opened.
+    public var totalChanges: Int { Int(sqlite3_total_changes64(handle)) }
+    /// Whether the main database refuses writes.
+    public var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
+    /// Whether a transaction is open (explicit, or a savepoint that started one).
+    public var isInsideTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    // MARK: - Statements
+
+    /// Prepares a statement that you own: it is not cached and is finalized when released.
+    ///
+    /// - Parameter sql: Exactly one SQL statement.
+    /// - Throws: ``DatabaseError`` with SQLite's message and the SQL when it does not compile,
+    ///   or with `.misuse` when `sql` holds more than one statement.
+    public func makeStatement(sql: String) throws -> Statement {
+        try prepareSingle(sql, persistent: false)
+    }
+
+    /// Lends out the cached statement for `sql`, or a fresh one when the cached one is in use
+    /// (a nested query of the same SQL); the statement is reset after `body`.
+    func withCachedStatement<T>(_ sql: String, _ body: (Statement) throws -> T) throws -> T {
+        let statement: Statement
+        if let cached = statementCache[sql] {
+            statement = cached.isInUse ? try prepareSingle(sql, persistent: false) : cached
+        } else {
+            statement = try prepareSingle(sql, persistent: true)
+            statementCache.insert(statement, for: sql)
+        }
+        statement.isInUse = true
+        defer {
+            statement.reset()
+            statement.isInUse = false
+        }
+        return try body(statement)
+    }
+
+    private func prepareSingle(_ sql: String, persistent: Bool) throws -> Statement {
+        var statementHandle: OpaquePointer?
+        var trailingText = false
+        let code = sql.withCString { start in
+            var tail: UnsafePointer<CChar>?
+            let flags = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
+            let code = sqlite3_prepare_v3(handle, start, -1, flags, &statementHandle, &tail)
+            trailingText = tail.map { ScriptScanner.hasStatement(after: $0) } ?? false
+            return code
+        }
+        guard code == SQLITE_OK else {
+            throw DatabaseError.fromConnection(handle, code: code, sql: sql)
+        }
+        guard let statementHandle else {
+            throw DatabaseError.misuse("no SQL statement to run", sql: sql)
+        }
+        let statement = Statement(handle: statementHandle, connectionHandle: handle, hooks: hooks, sql: sql)
+        if trailingText {
+            throw DatabaseError.misuse(
+                "the SQL holds more than one statement; use execute(sql:) to run a script", sql: sql)
+        }
+        return statement
+    }
+
+    // MARK: - Running SQL
+
+    /// Runs one statement or a script of many, binding the arguments in order across them.
+    func execute(_ sql: SQL) throws {
+        if let error = sql.conversionError { throw error }
+        if statementCache[sql.text] != nil {
+            try withCachedStatement(sql.text) { statement in
+                try statement.bind(sql.arguments)
+                try statement.run()
+            }
+            return
+        }
+        try executeScript(sql)
+    }
+
+    /// Prepares statements one after the other from the text; a single statement is cached so
+    /// that the next run of the same SQL skips the parser.
+    private func executeScript(_ sql: SQL) throws {
+        var consumer = ArgumentConsumer(sql.arguments)
+        try sql.text.withCString { start in
+            var cursor = start
+            var isFirst = true
+            while cursor.pointee != 0 {
+                var statementHandle: OpaquePointer?
+                var tail: UnsafePointer<CChar>?
+                let code = sqlite3_prepare_v2(handle, cursor, -1, &statementHandle, &tail)
+                guard code == SQLITE_OK else {
+                    throw DatabaseError.fromConnection(
+                        handle, code: code, sql: ScriptScanner.excerpt(from: cursor, whole: sql.text),
+                        arguments: sql.arguments)
+                }
+                let next = tail ?? cursor
+                defer { cursor = next }
+                guard let statementHandle else { continue }  // only spaces or comments
+                let text = String(cString: sqlite3_sql(statementHandle))
+                let statement = Statement(
+                    handle: statementHandle, connectionHandle: handle, hooks: hooks, sql: text)
+                let isWholeText = isFirst && !ScriptScanner.hasStatement(after: next)
+                isFirst = false
+                if isWholeText {
+                    statementCache.insert(statement, for: sql.text)
+                    statement.isInUse = true
+                }
+                defer {
+                    statement.reset()
+                    statement.isInUse = false
+                }
+                try statement.bind(consuming: &consumer)
+                try statement.run()
+            }
+        }
+        try consumer.finish(sql: sql.text)
+    }
+
+    /// Prepares a single statement from the cache, binds it and hands it to `body` to step.
+    func withStatement<T>(_ sql: SQL, _ body: (Statement) throws -> T) throws -> T {
+        if let error = sql.conversionError { throw error }
+        return try withCachedStatement(sql.text) { statement in
+            try statement.bind(sql.arguments)
+            return try body(statement)
+        }
+    }
+
+    // MARK: - Transactions
+
+    /// Runs `body` in a transaction, or in a savepoint when a transaction is already open.
+    func performTransaction<T>(_ kind: TransactionKind, _ body: (Connection) throws -> T) throws -> T {
+        if isInsideTransaction {
+            return try performSavepoint(nil, body)
+        }
+        try execute(SQL("BEGIN \(kind.rawValue) TRANSACTION"))
+        let result: T
+        do {
+            result = try body(self)
+        } catch {
+            rollbackIfNeeded("ROLLBACK TRANSACTION")
+            throw error
+        }
+        do {
+            try execute(SQL("COMMIT TRANSACTION"))
+        } catch {
+            rollbackIfNeeded("ROLLBACK TRANSACTION")
+            throw error
+        }
+        return result
+    }
+
+    /// Runs `body` inside `SAVEPOINT name`: released on return, rolled back to on throw.
+    func performSavepoint<T>(_ name: String?, _ body: (Connection) throws -> T) throws -> T {
+        savepointCounter += 1
+        let quoted = SQL.quoteIdentifier(name ?? "literecord_savepoint_\(savepointCounter)")
+        try execute(SQL("SAVEPOINT \(quoted)"))
+        let result: T
+        do {
+            result = try body(self)
+        } catch {
+            // Some errors (SQLITE_FULL, ...) have already rolled the whole transaction back.
+            if isInsideTransaction {
+                try? execute(SQL("ROLLBACK TRANSACTION TO SAVEPOINT \(quoted)"))
+                try? execute(SQL("RELEASE SAVEPOINT \(quoted)"))
+            }
+            throw error
+        }
+        do {
+            try execute(SQL("RELEASE SAVEPOINT \(quoted)"))
+        } catch {
+            // A RELEASE that commits can fail (busy); leave nothing half-done behind.
+            if isInsideTransaction {
+                try? execute(SQL("ROLLBACK TRANSACTION TO SAVEPOINT \(quoted)"))
+                try? execute(SQL("RELEASE SAVEPOINT \(quoted)"))
+            }
+            throw error
+        }
+        return result
+    }
+
+    /// The error that made us roll back is the one the caller sees; a failing ROLLBACK (there
+    /// is nothing to roll back after SQLite aborted the transaction itself) adds nothing.
+    private func rollbackIfNeeded(_ statement: String) {
+        guard isInsideTransaction else { return }
+        try? execute(SQL(statement))
+    }
+}
+
+/// How a transaction takes its locks.
+public enum TransactionKind: String, Sendable {
+    /// Takes locks when the first statement needs them (SQLite's default).
+    case deferred = "DEFERRED"
+    /// Takes the write lock at once, so the transaction cannot fail later with `.busy`
+    /// when it first writes.
+    case immediate = "IMMEDIATE"
+    /// Like immediate; in rollback-journal mode also keeps readers out.
+    case exclusive = "EXCLUSIVE"
+}

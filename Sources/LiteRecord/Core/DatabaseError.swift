@@ -1,0 +1,84 @@
+import CSQLite
+
+/// An error reported by SQLite, or by LiteRecord while talking to SQLite.
+///
+/// It carries the extended ``ResultCode``, SQLite's message, the SQL that failed and the
+/// arguments bound to it. ``description`` leaves the arguments out, because they may be private
+/// data that should not reach logs; ``expandedDescription`` includes them.
+///
+/// ## Topics
+/// - ``resultCode``
+/// - ``message``
+/// - ``sql``
+/// - ``arguments``
+/// - ``expandedDescription``
+public struct DatabaseError: Error, Sendable, CustomStringConvertible {
+    /// The extended result code (its ``ResultCode/primary`` gives the primary code).
+    public let resultCode: ResultCode
+    /// SQLite's message, such as `UNIQUE constraint failed: players.name`.
+    public let message: String
+    /// The SQL being prepared or run, when there was one.
+    public let sql: String?
+    /// The arguments bound to ``sql``, when there were some.
+    public let arguments: StatementArguments?
+
+    /// Creates an error.
+    ///
+    /// - Parameters:
+    ///   - resultCode: The (extended) SQLite result code.
+    ///   - message: What went wrong, in words.
+    ///   - sql: The SQL involved, if any.
+    ///   - arguments: The arguments bound to `sql`, if any.
+    public init(
+        resultCode: ResultCode, message: String, sql: String? = nil, arguments: StatementArguments? = nil
+    ) {
+        self.resultCode = resultCode
+        self.message = message
+        self.sql = sql
+        self.arguments = arguments
+    }
+
+    /// The primary result code, such as `.constraint` for `.constraintUnique`.
+    public var primaryResultCode: ResultCode { resultCode.primary }
+
+    /// Code, message and SQL; never the arguments.
+    public var description: String {
+        var text = "\(resultCode): \(message)"
+        if let sql { text += " — while executing `\(sql)`" }
+        return text
+    }
+
+    /// Like ``description``, with the bound arguments appended. Keep it out of shared logs.
+    public var expandedDescription: String {
+        guard let arguments, !arguments.isEmpty else { return description }
+        return description + " with arguments \(arguments)"
+    }
+}
+
+extension DatabaseError {
+    /// Builds the error for a failed `sqlite3_*` call on `handle`, reading SQLite's message.
+    static func fromConnection(
+        _ handle: OpaquePointer?, code: Int32, sql: String? = nil, arguments: StatementArguments? = nil
+    ) -> DatabaseError {
+        var extended = code
+        var message = String(cString: sqlite3_errstr(code))
+        if let handle {
+            // When extended codes are on, `code` is already extended; the handle's own code
+            // refines a primary one in the rare calls that return primary codes only.
+            let handleCode = sqlite3_extended_errcode(handle)
+            if handleCode & 0xFF == code & 0xFF { extended = handleCode }
+            if let cMessage = sqlite3_errmsg(handle), handleCode & 0xFF == code & 0xFF {
+                message = String(cString: cMessage)
+            }
+        }
+        return DatabaseError(
+            resultCode: ResultCode(rawValue: extended), message: message, sql: sql, arguments: arguments)
+    }
+
+    /// An API misuse detected by LiteRecord before SQLite saw it (wrong argument count, ...).
+    static func misuse(_ message: String, sql: String? = nil, arguments: StatementArguments? = nil)
+        -> DatabaseError
+    {
+        DatabaseError(resultCode: .misuse, message: message, sql: sql, arguments: arguments)
+    }
+}

@@ -1,0 +1,126 @@
+import CSQLite
+
+/// An SQLite result code, primary or extended.
+///
+/// Extended codes refine a primary code: `.constraintUnique`, `.constraintNotNull` and
+/// `.constraintForeignKey` are all `.constraint` at heart. Compare with `==` for an exact match,
+/// or use ``primary`` to group. In a `catch` clause a code matches an error directly:
+///
+/// ```swift
+/// do { try db.execute(sql: "INSERT INTO players(name) VALUES (\(name))") }
+/// catch ResultCode.constraintUnique { /* the name is taken */ }
+/// catch ResultCode.constraint { /* any other constraint */ }
+/// ```
+///
+/// A primary pattern (`.constraint`) matches every extended code derived from it; an extended
+/// pattern (`.constraintUnique`) matches only itself.
+public struct ResultCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The integer SQLite returned.
+    public let rawValue: Int32
+
+    /// Wraps an SQLite result code.
+    public init(rawValue: Int32) {
+        self.rawValue = rawValue
+    }
+
+    /// The primary code: the low 8 bits of an extended code.
+    public var primary: ResultCode {
+        ResultCode(rawValue: rawValue & 0xFF)
+    }
+
+    /// Whether this is a primary code (has no extended refinement).
+    public var isPrimary: Bool {
+        rawValue == rawValue & 0xFF
+    }
+
+    /// SQLite's English description of the code, such as "constraint failed".
+    public var explanation: String {
+        String(cString: sqlite3_errstr(rawValue))
+    }
+
+    /// The code's C name when known, else its number: `SQLITE_CONSTRAINT_UNIQUE (2067)`.
+    public var description: String {
+        if let name = ResultCode.names[rawValue] {
+            return "\(name) (\(rawValue))"
+        }
+        return "SQLite code \(rawValue)"
+    }
+
+    /// Matches an error against a result code in a `catch` pattern.
+    ///
+    /// - Parameters:
+    ///   - pattern: A primary code matches any of its extended codes; an extended code matches
+    ///     only itself.
+    ///   - error: Any error; only a ``DatabaseError`` can match.
+    public static func ~= (pattern: ResultCode, error: any Error) -> Bool {
+        guard let error = error as? DatabaseError else { return false }
+        return pattern ~= error.resultCode
+    }
+
+    /// Matches a result code against another, with the same primary/extended rule as errors.
+    public static func ~= (pattern: ResultCode, code: ResultCode) -> Bool {
+        pattern.isPrimary ? pattern == code.primary : pattern == code
+    }
+}
+
+// MARK: - Named codes
+
+extension ResultCode {
+    public static let ok = ResultCode(rawValue: SQLITE_OK)
+    public static let error = ResultCode(rawValue: SQLITE_ERROR)
+    public static let `internal` = ResultCode(rawValue: SQLITE_INTERNAL)
+    public static let permission = ResultCode(rawValue: SQLITE_PERM)
+    public static let abort = ResultCode(rawValue: SQLITE_ABORT)
+    public static let busy = ResultCode(rawValue: SQLITE_BUSY)
+    public static let locked = ResultCode(rawValue: SQLITE_LOCKED)
+    public static let noMemory = ResultCode(rawValue: SQLITE_NOMEM)
+    public static let readOnly = ResultCode(rawValue: SQLITE_READONLY)
+    public static let interrupt = ResultCode(rawValue: SQLITE_INTERRUPT)
+    public static let ioError = ResultCode(rawValue: SQLITE_IOERR)
+    public static let corrupt = ResultCode(rawValue: SQLITE_CORRUPT)
+    public static let notFound = ResultCode(rawValue: SQLITE_NOTFOUND)
+    public static let full = ResultCode(rawValue: SQLITE_FULL)
+    public static let cannotOpen = ResultCode(rawValue: SQLITE_CANTOPEN)
+    public static let `protocol` = ResultCode(rawValue: SQLITE_PROTOCOL)
+    public static let schema = ResultCode(rawValue: SQLITE_SCHEMA)
+    public static let tooBig = ResultCode(rawValue: SQLITE_TOOBIG)
+    public static let constraint = ResultCode(rawValue: SQLITE_CONSTRAINT)
+    public static let mismatch = ResultCode(rawValue: SQLITE_MISMATCH)
+    public static let misuse = ResultCode(rawValue: SQLITE_MISUSE)
+    public static let range = ResultCode(rawValue: SQLITE_RANGE)
+    public static let notADatabase = ResultCode(rawValue: SQLITE_NOTADB)
+
+    public static let busySnapshot = ResultCode(rawValue: SQLITE_BUSY | (2 << 8))
+    public static let busyTimeout = ResultCode(rawValue: SQLITE_BUSY | (3 << 8))
+    public static let readOnlyDatabaseMoved = ResultCode(rawValue: SQLITE_READONLY | (4 << 8))
+    public static let constraintCheck = ResultCode(rawValue: SQLITE_CONSTRAINT | (1 << 8))
+    public static let constraintForeignKey = ResultCode(rawValue: SQLITE_CONSTRAINT | (3 << 8))
+    public static let constraintNotNull = ResultCode(rawValue: SQLITE_CONSTRAINT | (5 << 8))
+    public static let constraintPrimaryKey = ResultCode(rawValue: SQLITE_CONSTRAINT | (6 << 8))
+    public static let constraintTrigger = ResultCode(rawValue: SQLITE_CONSTRAINT | (7 << 8))
+    public static let constraintUnique = ResultCode(rawValue: SQLITE_CONSTRAINT | (8 << 8))
+    public static let constraintRowID = ResultCode(rawValue: SQLITE_CONSTRAINT | (10 << 8))
+
+    fileprivate static let names: [Int32: String] = [
+        SQLITE_OK: "SQLITE_OK", SQLITE_ERROR: "SQLITE_ERROR", SQLITE_INTERNAL: "SQLITE_INTERNAL",
+        SQLITE_PERM: "SQLITE_PERM", SQLITE_ABORT: "SQLITE_ABORT", SQLITE_BUSY: "SQLITE_BUSY",
+        SQLITE_LOCKED: "SQLITE_LOCKED", SQLITE_NOMEM: "SQLITE_NOMEM",
+        SQLITE_READONLY: "SQLITE_READONLY", SQLITE_INTERRUPT: "SQLITE_INTERRUPT",
+        SQLITE_IOERR: "SQLITE_IOERR", SQLITE_CORRUPT: "SQLITE_CORRUPT",
+        SQLITE_NOTFOUND: "SQLITE_NOTFOUND", SQLITE_FULL: "SQLITE_FULL",
+        SQLITE_CANTOPEN: "SQLITE_CANTOPEN", SQLITE_PROTOCOL: "SQLITE_PROTOCOL",
+        SQLITE_SCHEMA: "SQLITE_SCHEMA", SQLITE_TOOBIG: "SQLITE_TOOBIG",
+        SQLITE_CONSTRAINT: "SQLITE_CONSTRAINT", SQLITE_MISMATCH: "SQLITE_MISMATCH",
+        SQLITE_MISUSE: "SQLITE_MISUSE", SQLITE_RANGE: "SQLITE_RANGE",
+        SQLITE_NOTADB: "SQLITE_NOTADB",
+        SQLITE_BUSY | (2 << 8): "SQLITE_BUSY_SNAPSHOT", SQLITE_BUSY | (3 << 8): "SQLITE_BUSY_TIMEOUT",
+        SQLITE_READONLY | (4 << 8): "SQLITE_READONLY_DBMOVED",
+        SQLITE_CONSTRAINT | (1 << 8): "SQLITE_CONSTRAINT_CHECK",
+        SQLITE_CONSTRAINT | (3 << 8): "SQLITE_CONSTRAINT_FOREIGNKEY",
+        SQLITE_CONSTRAINT | (5 << 8): "SQLITE_CONSTRAINT_NOTNULL",
+        SQLITE_CONSTRAINT | (6 << 8): "SQLITE_CONSTRAINT_PRIMARYKEY",
+        SQLITE_CONSTRAINT | (7 << 8): "SQLITE_CONSTRAINT_TRIGGER",
+        SQLITE_CONSTRAINT | (8 << 8): "SQLITE_CONSTRAINT_UNIQUE",
+        SQLITE_CONSTRAINT | (10 << 8): "SQLITE_CONSTRAINT_ROWID",
+    ]
+}

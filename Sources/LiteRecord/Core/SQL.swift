@@ -1,0 +1,136 @@
+/// SQL text with its arguments, written with string interpolation that binds.
+///
+/// Every interpolated value becomes a `?` parameter and an argument, never text:
+///
+/// ```swift
+/// let name = "O'Brien"; let minimum = 100
+/// try db.fetchAll(Row.self, sql: "SELECT * FROM players WHERE name = \(name) AND score > \(minimum)")
+/// // SQL: SELECT * FROM players WHERE name = ? AND score > ?   arguments: ['O''Brien', 100]
+/// ```
+///
+/// Identifiers cannot be bound, so they have their own, quoting interpolation:
+/// `"SELECT * FROM \(identifier: table)"` gives `SELECT * FROM "my ""table"""`.
+/// Fragments compose: `"... WHERE \(fragment)"` splices another `SQL` value with its arguments.
+/// A sequence of values becomes a parenthesized list: `"id IN \(list: ids)"` gives `id IN (?,?,?)`.
+public struct SQL: Sendable, CustomStringConvertible, ExpressibleByStringInterpolation {
+    /// The SQL text, with `?` where values were interpolated.
+    public private(set) var text: String
+    /// The values bound to the parameters of ``text``.
+    public private(set) var arguments: StatementArguments
+    /// A value that could not be converted while the literal was built; thrown when it runs.
+    var conversionError: ValueConversionError?
+
+    /// Wraps SQL text and arguments you built yourself.
+    ///
+    /// - Parameters:
+    ///   - text: SQL text; it may hold positional and named parameters.
+    ///   - arguments: The values for those parameters.
+    public init(_ text: String, arguments: StatementArguments = []) {
+        self.text = text
+        self.arguments = arguments
+    }
+
+    public init(stringLiteral value: String) {
+        self.init(value)
+    }
+
+    public init(stringInterpolation: Interpolation) {
+        self.text = stringInterpolation.text
+        self.arguments = StatementArguments(
+            positional: stringInterpolation.values, named: stringInterpolation.namedFromFragments)
+        self.conversionError = stringInterpolation.conversionError
+    }
+
+    /// The text and, separately, the arguments: `SELECT ? [42]`.
+    public var description: String {
+        arguments.isEmpty ? text : "\(text) \(arguments)"
+    }
+
+    /// Appends another fragment (text and arguments).
+    ///
+    /// - Parameter other: The SQL to append, as is.
+    public mutating func append(_ other: SQL) {
+        text += other.text
+        arguments.append(contentsOf: other.arguments)
+        conversionError = conversionError ?? other.conversionError
+    }
+
+    /// Quotes an identifier for SQL: wraps it in double quotes and doubles inner double quotes.
+    ///
+    /// - Parameter name: A table, column, index or savepoint name; any characters are allowed.
+    /// - Returns: The quoted identifier, safe to place in SQL text.
+    public static func quoteIdentifier(_ name: String) -> String {
+        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// Builds an ``SQL`` value piece by piece; used by string interpolation.
+    public struct Interpolation: StringInterpolationProtocol {
+        var text = ""
+        var values: [DatabaseValue] = []
+        var conversionError: ValueConversionError?
+
+        public init(literalCapacity: Int, interpolationCount: Int) {
+            text.reserveCapacity(literalCapacity + interpolationCount)
+            values.reserveCapacity(interpolationCount)
+        }
+
+        public mutating func appendLiteral(_ literal: String) {
+            text += literal
+        }
+
+        /// Binds a value: appends `?` to the text and the value to the arguments.
+        public mutating func appendInterpolation(_ value: some DatabaseValueConvertible) {
+            text += "?"
+            do {
+                values.append(try value.databaseValue())
+            } catch {
+                values.append(.null)
+                conversionError =
+                    conversionError ?? (error as? ValueConversionError)
+                    ?? ValueConversionError(storing: type(of: value), reason: "\(error)")
+            }
+        }
+
+        /// Binds `nil` as NULL, or the wrapped value.
+        public mutating func appendInterpolation<T: DatabaseValueConvertible>(_ value: T?) {
+            if let value {
+                appendInterpolation(value)
+            } else {
+                text += "?"
+                values.append(.null)
+            }
+        }
+
+        /// Appends a quoted identifier (table, column, index name).
+        public mutating func appendInterpolation(identifier: String) {
+            text += SQL.quoteIdentifier(identifier)
+        }
+
+        /// Appends a list of bound values in parentheses, for `IN`: `(?,?,?)`.
+        /// An empty sequence gives `(NULL)`, which matches nothing, like an empty Swift list.
+        public mutating func appendInterpolation<S: Sequence>(list values: S)
+        where S.Element: DatabaseValueConvertible {
+            text += "("
+            var first = true
+            for value in values {
+                if !first { text += "," }
+                first = false
+                appendInterpolation(value)
+            }
+            text += first ? "NULL)" : ")"
+        }
+
+        /// Splices another SQL fragment with its arguments.
+        /// Its named arguments are kept; its positional ones follow the values already bound.
+        public mutating func appendInterpolation(_ fragment: SQL) {
+            text += fragment.text
+            values += fragment.arguments.positional
+            if !fragment.arguments.named.isEmpty {
+                namedFromFragments.merge(fragment.arguments.named) { _, new in new }
+            }
+            conversionError = conversionError ?? fragment.conversionError
+        }
+
+        var namedFromFragments: [String: DatabaseValue] = [:]
+    }
+}

@@ -1,0 +1,327 @@
+import CSQLite
+import Foundation
+
+/// A prepared SQL statement: bind values, step through rows, read columns, reset, repeat.
+///
+/// Most code never sees one: `execute`, `fetchAll` and the model layer prepare statements
+/// through the connection's cache. Reach for ``Connection/makeStatement(sql:)`` when you want to
+/// drive SQLite's prepare–bind–step–reset cycle yourself.
+///
+/// Parameter indexes are 1-based, as in SQLite; column indexes are 0-based.
+/// A statement belongs to its connection: use it only inside the closure that handed you
+/// the connection.
+///
+/// ## Topics
+/// - ``bind(_:)``
+/// - ``bind(_:toParameter:)``
+/// - ``bind(_:named:)``
+/// - ``step()``
+/// - ``reset()``
+/// - ``value(at:)``
+/// - ``columnIndex(named:)``
+public final class Statement {
+    let handle: OpaquePointer
+    let connectionHandle: OpaquePointer
+    unowned let hooks: ConnectionHooks
+    /// The SQL text the statement was prepared from.
+    public let sql: String
+    /// The arguments bound last, kept for error messages.
+    private(set) var boundArguments: StatementArguments?
+    /// Set while the cache has lent the statement out, so a nested use prepares another.
+    var isInUse = false
+
+    /// Parameter names (`:a` → `a`), `nil` for positional ones; read once at prepare time.
+    private lazy var parameterNames: [String?] = (0..<parameterCount).map { index in
+        guard let cName = sqlite3_bind_parameter_name(handle, Int32(index + 1)) else { return nil }
+        let name = String(cString: cName)
+        guard let prefix = name.first, prefix == ":" || prefix == "@" || prefix == "$" else { return nil }
+        return String(name.dropFirst())
+    }
+
+    /// Result column names and a name → index table, read once per statement.
+    private(set) lazy var columns = RowColumns(names: (0..<columnCount).map { columnName(at: $0) })
+
+    init(handle: OpaquePointer, connectionHandle: OpaquePointer, hooks: ConnectionHooks, sql: String) {
+        self.handle = handle
+        self.connectionHandle = connectionHandle
+        self.hooks = hooks
+        self.sql = sql
+    }
+
+    deinit {
+        sqlite3_finalize(handle)
+    }
+
+    /// The number of parameters (`?`, `:name`, ...) in the SQL.
+    public var parameterCount: Int { Int(sqlite3_bind_parameter_count(handle)) }
+    /// The number of result columns (0 for statements that return no rows).
+    public var columnCount: Int { Int(sqlite3_column_count(handle)) }
+    /// Whether the statement leaves the database unchanged.
+    public var isReadOnly: Bool { sqlite3_stmt_readonly(handle) != 0 }
+
+    /// The name of a result column.
+    ///
+    /// - Parameter index: A 0-based column index below ``columnCount``.
+    public func columnName(at index: Int) -> String {
+        guard let cName = sqlite3_column_name(handle, Int32(index)) else { return "" }
+        return String(cString: cName)
+    }
+
+    /// The 0-based index of a result column, matched exactly, else ignoring ASCII case as SQL does.
+    ///
+    /// - Parameter name: A result column name.
+    /// - Returns: The index, or `nil` when there is no such column.
+    public func columnIndex(named name: String) -> Int? {
+        columns.index(of: name)
+    }
+
+    // MARK: - Binding
+
+    /// Binds all parameters at once, checking that every parameter gets exactly one value.
+    ///
+    /// - Parameter arguments: Positional values for `?` parameters, named values for the others.
+    /// - Throws: ``DatabaseError`` with `.misuse` when a parameter has no value or a value has no
+    ///   parameter; ``DatabaseError`` from SQLite when a value cannot be bound.
+    public func bind(_ arguments: StatementArguments) throws {
+        var consumer = ArgumentConsumer(arguments)
+        try bind(consuming: &consumer)
+        try consumer.finish(sql: sql)
+    }
+
+    /// Binds the parameters this statement needs from `consumer`, leaving the rest for the next
+    /// statement of a script.
+    func bind(consuming consumer: inout ArgumentConsumer) throws {
+        boundArguments = consumer.arguments
+        for index in 0..<parameterCount {
+            let value: DatabaseValue
+            if let name = parameterNames[index] {
+                guard let named = consumer.take(named: name) else {
+                    throw DatabaseError.misuse(
+                        "missing value for named parameter :\(name)", sql: sql, arguments: consumer.arguments)
+                }
+                value = named
+            } else {
+                guard let positional = consumer.takePositional() else {
+                    throw DatabaseError.misuse(
+                        "wrong number of arguments: the SQL has more parameters than the "
+                            + "\(consumer.arguments.positional.count) positional values given",
+                        sql: sql, arguments: consumer.arguments)
+                }
+                value = positional
+            }
+            try bind(value, toParameter: index + 1)
+        }
+    }
+
+    /// Binds one value.
+    ///
+    /// - Parameters:
+    ///   - value: The value; text and blobs are copied by SQLite, NUL characters included.
+    ///   - index: The 1-based parameter index.
+    /// - Throws: ``DatabaseError`` (`.range` for an index out of bounds, `.tooBig` for a value
+    ///   over SQLite's length limit).
+    public func bind(_ value: DatabaseValue, toParameter index: Int) throws {
+        let position = Int32(index)
+        let code: Int32
+        switch value {
+        case .null:
+            code = sqlite3_bind_null(handle, position)
+        case .integer(let integer):
+            code = sqlite3_bind_int64(handle, position, integer)
+        case .real(let real):
+            code = sqlite3_bind_double(handle, position, real)
+        case .text(var text):
+            code = text.withUTF8 { bytes in
+                // An empty buffer may have no base address, which SQLite would bind as NULL.
+                let base = bytes.baseAddress.map { UnsafeRawPointer($0) } ?? emptyBytes
+                return sqlite3_bind_text64(
+                    handle, position, base.assumingMemoryBound(to: CChar.self), sqlite3_uint64(bytes.count),
+                    literecord_sqlite_transient(), UInt8(SQLITE_UTF8))
+            }
+        case .blob(let data):
+            code = data.withUnsafeBytes { bytes in
+                guard let base = bytes.baseAddress else { return sqlite3_bind_zeroblob(handle, position, 0) }
+                return sqlite3_bind_blob64(
+                    handle, position, base, sqlite3_uint64(bytes.count), literecord_sqlite_transient())
+            }
+        }
+        if code != SQLITE_OK {
+            throw DatabaseError.fromConnection(connectionHandle, code: code, sql: sql)
+        }
+    }
+
+    /// Binds one value to a named parameter.
+    ///
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - name: The parameter name with or without its `:`, `@` or `$` prefix.
+    /// - Throws: ``DatabaseError`` with `.misuse` when the SQL has no such parameter.
+    public func bind(_ value: DatabaseValue, named name: String) throws {
+        let bare = name.first.map { ":@$".contains($0) } == true ? String(name.dropFirst()) : name
+        guard let index = parameterNames.firstIndex(of: bare) else {
+            throw DatabaseError.misuse("no parameter named :\(bare)", sql: sql)
+        }
+        try bind(value, toParameter: index + 1)
+    }
+
+    /// Sets every parameter back to NULL.
+    public func clearBindings() {
+        sqlite3_clear_bindings(handle)
+        boundArguments = nil
+    }
+
+    // MARK: - Stepping
+
+    /// Runs the statement to its next row.
+    ///
+    /// - Returns: `true` when a row is available for reading, `false` when the statement is done.
+    /// - Throws: ``DatabaseError`` with SQLite's code and message, the SQL and the arguments.
+    @discardableResult
+    public func step() throws -> Bool {
+        let code = sqlite3_step(handle)
+        if hooks.hasPendingCommit {
+            hooks.statementFinished(succeeded: code == SQLITE_DONE || code == SQLITE_ROW)
+        }
+        switch code {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default:
+            throw DatabaseError.fromConnection(
+                connectionHandle, code: code, sql: sql, arguments: boundArguments)
+        }
+    }
+
+    /// Steps until the statement is done, ignoring any rows.
+    ///
+    /// - Throws: ``DatabaseError`` as ``step()`` does.
+    public func run() throws {
+        while try step() {}
+    }
+
+    /// Makes the statement ready to run again; bindings are kept.
+    ///
+    /// SQLite repeats the last step's error here, which ``step()`` already reported, so it is
+    /// not reported twice.
+    public func reset() {
+        sqlite3_reset(handle)
+    }
+
+    // MARK: - Reading the current row
+
+    /// The storage class SQLite holds in a column of the current row (`SQLITE_INTEGER`, ...).
+    @inline(__always)
+    func storageClass(at index: Int) -> Int32 {
+        sqlite3_column_type(handle, Int32(index))
+    }
+
+    /// A column of the current row as a 64-bit integer, with SQLite's own conversion.
+    @inline(__always)
+    func int64(at index: Int) -> Int64 {
+        sqlite3_column_int64(handle, Int32(index))
+    }
+
+    /// A column of the current row as a double, with SQLite's own conversion.
+    @inline(__always)
+    func double(at index: Int) -> Double {
+        sqlite3_column_double(handle, Int32(index))
+    }
+
+    /// A text column of the current row, read with its byte length so NUL characters survive.
+    ///
+    /// - Returns: `nil` when the bytes are not valid UTF-8.
+    @inline(__always)
+    func text(at index: Int) -> String? {
+        let position = Int32(index)
+        guard let bytes = sqlite3_column_text(handle, position) else { return "" }
+        let count = Int(sqlite3_column_bytes(handle, position))
+        return String(validating: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+
+    /// The bytes of a column of the current row (text or blob).
+    @inline(__always)
+    func data(at index: Int) -> Data {
+        let position = Int32(index)
+        guard let bytes = sqlite3_column_blob(handle, position) else { return Data() }
+        return Data(bytes: bytes, count: Int(sqlite3_column_bytes(handle, position)))
+    }
+
+    /// A column of the current row as a ``DatabaseValue`` of its storage class.
+    ///
+    /// - Parameter index: A 0-based column index.
+    /// - Throws: ``DatabaseError`` with `.range` when there is no such column, or ``ValueConversionError``
+    ///   when text is not valid UTF-8 (read it as `Data` instead).
+    public func value(at index: Int) throws -> DatabaseValue {
+        guard index >= 0, index < columnCount else {
+            throw DatabaseError(
+                resultCode: .range,
+                message: "no column at index \(index): the row has \(columnCount) columns",
+                sql: sql)
+        }
+        switch storageClass(at: index) {
+        case SQLITE_NULL: return .null
+        case SQLITE_INTEGER: return .integer(int64(at: index))
+        case SQLITE_FLOAT: return .real(double(at: index))
+        case SQLITE_TEXT:
+            guard let text = text(at: index) else {
+                throw ValueConversionError(
+                    value: .blob(data(at: index)), to: String.self, reason: "the TEXT is not valid UTF-8")
+            }
+            return .text(text)
+        default: return .blob(data(at: index))
+        }
+    }
+
+    /// A copy of the current row.
+    ///
+    /// - Throws: ``ValueConversionError`` when a text column is not valid UTF-8.
+    public func row() throws -> Row {
+        var values: [DatabaseValue] = []
+        values.reserveCapacity(columnCount)
+        for index in 0..<columnCount {
+            values.append(try value(at: index))
+        }
+        return Row(columns: columns, values: values)
+    }
+}
+
+/// A valid address for zero bytes of text.
+private var emptyBytes: UnsafeRawPointer { UnsafeRawPointer(("" as StaticString).utf8Start) }
+
+/// Hands out the values of a ``StatementArguments`` to the statements of a script, in order,
+/// and reports the ones left over.
+struct ArgumentConsumer {
+    let arguments: StatementArguments
+    private var nextPositional = 0
+    private var usedNames: Set<String> = []
+
+    init(_ arguments: StatementArguments) {
+        self.arguments = arguments
+    }
+
+    mutating func takePositional() -> DatabaseValue? {
+        guard nextPositional < arguments.positional.count else { return nil }
+        defer { nextPositional += 1 }
+        return arguments.positional[nextPositional]
+    }
+
+    mutating func take(named name: String) -> DatabaseValue? {
+        guard let value = arguments.named[name] else { return nil }
+        usedNames.insert(name)
+        return value
+    }
+
+    /// Throws when values were given that no parameter used.
+    func finish(sql: String) throws {
+        if nextPositional < arguments.positional.count {
+            throw DatabaseError.misuse(
+                "wrong number of arguments: \(arguments.positional.count) positional values for "
+                    + "\(nextPositional) parameters", sql: sql, arguments: arguments)
+        }
+        let unused = Set(arguments.named.keys).subtracting(usedNames)
+        if !unused.isEmpty {
+            throw DatabaseError.misuse(
+                "no parameter for named values: " + unused.sorted().map { ":" + $0 }.joined(separator: ", "),
+                sql: sql, arguments: arguments)
+        }
+    }
+}

@@ -1,0 +1,67 @@
+/// Prepared statements of one connection, keyed by SQL text, so repeated SQL is parsed once.
+struct StatementCache {
+    private var statements: [String: Statement] = [:]
+    let capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = max(0, capacity)
+    }
+
+    subscript(sql: String) -> Statement? {
+        statements[sql]
+    }
+
+    /// Keeps a statement; when full, drops the statements not in use (a cached statement that
+    /// a caller still holds stays valid, it is just no longer shared).
+    mutating func insert(_ statement: Statement, for sql: String) {
+        guard capacity > 0 else { return }
+        if statements.count >= capacity {
+            statements = statements.filter { $0.value.isInUse }
+        }
+        statements[sql] = statement
+    }
+
+    mutating func removeAll() {
+        statements.removeAll()
+    }
+
+    var count: Int { statements.count }
+}
+
+/// Looks at SQL text around statement boundaries without parsing it.
+enum ScriptScanner {
+    /// Whether `text` holds anything but spaces, semicolons and comments.
+    static func hasStatement(after text: UnsafePointer<CChar>) -> Bool {
+        var cursor = text
+        while true {
+            switch UInt8(bitPattern: cursor.pointee) {
+            case 0:
+                return false
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"),
+                UInt8(ascii: ";"):
+                cursor += 1
+            case UInt8(ascii: "-") where cursor[1] == CChar(UInt8(ascii: "-")):
+                while cursor.pointee != 0 && cursor.pointee != CChar(UInt8(ascii: "\n")) { cursor += 1 }
+            case UInt8(ascii: "/") where cursor[1] == CChar(UInt8(ascii: "*")):
+                cursor += 2
+                while cursor.pointee != 0
+                    && !(cursor.pointee == CChar(UInt8(ascii: "*")) && cursor[1] == CChar(UInt8(ascii: "/")))
+                {
+                    cursor += 1
+                }
+                if cursor.pointee != 0 { cursor += 2 }
+            default:
+                return true
+            }
+        }
+    }
+
+    /// The statement that failed to compile, for the error message: the text from `position`
+    /// to the next semicolon, or the whole text when it is short.
+    static func excerpt(from position: UnsafePointer<CChar>, whole: String) -> String {
+        if whole.utf8.count <= 1000 { return whole }
+        let rest = String(cString: position)
+        let statement = rest.prefix { $0 != ";" }
+        return statement.count > 1000 ? String(statement.prefix(1000)) + "..." : String(statement)
+    }
+}
