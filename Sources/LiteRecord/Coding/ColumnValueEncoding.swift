@@ -1,0 +1,133 @@
+import Foundation
+
+/// Stores one property value whose type has no ``DatabaseValueConvertible`` conformance.
+///
+/// A value that encodes itself as one primitive (a raw-value enum, a wrapper around a string)
+/// is stored as that primitive; any value that asks for a keyed or unkeyed container (arrays,
+/// dictionaries, structs, enums with associated values) is stored as JSON text.
+enum ColumnValueEncoding {
+    static func encode<T: Encodable>(_ value: T) throws -> DatabaseValue {
+        if JSONTypeMemo.isKnownJSON(T.self) {
+            return try JSONColumn.encode(value)
+        }
+        let probe = SingleValueProbe()
+        do {
+            try value.encode(to: probe)
+        } catch is NeedsJSON {
+            JSONTypeMemo.rememberJSON(T.self)
+            return try JSONColumn.encode(value)
+        }
+        guard let stored = probe.value else {
+            // The value wrote nothing at all: store it the way JSON would see it.
+            return try JSONColumn.encode(value)
+        }
+        return stored
+    }
+}
+
+/// Thrown by the probe when a value turns out to need a container: the signal to use JSON.
+struct NeedsJSON: Error {}
+
+/// Remembers the types that needed JSON, so later values of the same type skip the probe.
+enum JSONTypeMemo {
+    private static let knownJSON = LockedSet()
+
+    static func isKnownJSON(_ type: Any.Type) -> Bool {
+        knownJSON.contains(ObjectIdentifier(type))
+    }
+
+    static func rememberJSON(_ type: Any.Type) {
+        knownJSON.insert(ObjectIdentifier(type))
+    }
+}
+
+/// A small thread-safe set of type identifiers.
+final class LockedSet: @unchecked Sendable {
+    // @unchecked Sendable: `members` is only touched under `lock`.
+    private let lock = NSLock()
+    private var members: Set<ObjectIdentifier> = []
+
+    func contains(_ member: ObjectIdentifier) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return members.contains(member)
+    }
+
+    func insert(_ member: ObjectIdentifier) {
+        lock.lock()
+        defer { lock.unlock() }
+        members.insert(member)
+    }
+}
+
+/// An `Encoder` that accepts exactly one primitive value and throws ``NeedsJSON`` otherwise.
+final class SingleValueProbe: Encoder, SingleValueEncodingContainer {
+    var value: DatabaseValue?
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        KeyedEncodingContainer(ThrowingKeyedContainer<Key>())
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer { ThrowingUnkeyedContainer() }
+    func singleValueContainer() -> any SingleValueEncodingContainer { self }
+
+    func encodeNil() throws { value = .null }
+    func encode(_ value: Bool) throws { self.value = .integer(value ? 1 : 0) }
+    func encode(_ value: String) throws { self.value = .text(value) }
+    func encode(_ value: Double) throws { self.value = .real(value) }
+    func encode(_ value: Float) throws { self.value = .real(Double(value)) }
+    func encode(_ value: Int) throws { self.value = try value.databaseValue() }
+    func encode(_ value: Int8) throws { self.value = try value.databaseValue() }
+    func encode(_ value: Int16) throws { self.value = try value.databaseValue() }
+    func encode(_ value: Int32) throws { self.value = try value.databaseValue() }
+    func encode(_ value: Int64) throws { self.value = try value.databaseValue() }
+    func encode(_ value: UInt) throws { self.value = try value.databaseValue() }
+    func encode(_ value: UInt8) throws { self.value = try value.databaseValue() }
+    func encode(_ value: UInt16) throws { self.value = try value.databaseValue() }
+    func encode(_ value: UInt32) throws { self.value = try value.databaseValue() }
+    func encode(_ value: UInt64) throws { self.value = try value.databaseValue() }
+
+    func encode<T: Encodable>(_ value: T) throws {
+        if let date = value as? Date {
+            self.value = try DateStorage.text.databaseValue(for: date)
+        } else if let convertible = value as? any DatabaseValueConvertible {
+            self.value = try convertible.databaseValue()
+        } else {
+            // A wrapper around another non-primitive value: probe it in turn.
+            self.value = try ColumnValueEncoding.encode(value)
+        }
+    }
+}
+
+/// Containers that refuse every write, so the probe stops at the first container use.
+struct ThrowingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    var codingPath: [any CodingKey] { [] }
+    mutating func encodeNil(forKey key: Key) throws { throw NeedsJSON() }
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { throw NeedsJSON() }
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type, forKey key: Key
+    ) -> KeyedEncodingContainer<NestedKey> {
+        KeyedEncodingContainer(ThrowingKeyedContainer<NestedKey>())
+    }
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        ThrowingUnkeyedContainer()
+    }
+    mutating func superEncoder() -> any Encoder { SingleValueProbe() }
+    mutating func superEncoder(forKey key: Key) -> any Encoder { SingleValueProbe() }
+}
+
+struct ThrowingUnkeyedContainer: UnkeyedEncodingContainer {
+    var codingPath: [any CodingKey] { [] }
+    var count: Int { 0 }
+    mutating func encodeNil() throws { throw NeedsJSON() }
+    mutating func encode<T: Encodable>(_ value: T) throws { throw NeedsJSON() }
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type
+    ) -> KeyedEncodingContainer<NestedKey> {
+        KeyedEncodingContainer(ThrowingKeyedContainer<NestedKey>())
+    }
+    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { self }
+    mutating func superEncoder() -> any Encoder { SingleValueProbe() }
+}

@@ -1,0 +1,79 @@
+// MARK: - Fetching Decodable values with raw SQL
+
+extension DatabaseContext {
+    /// Fetches every row of a query, decoded into a `Decodable` type.
+    ///
+    /// Any `Decodable` works, not only models: a struct reads its properties from the columns
+    /// of the same names; a plain value (`Int`, `String`, `Date`, a raw-value enum, ...) reads
+    /// the first column.
+    ///
+    /// ```swift
+    /// let rich = try db.fetchAll(Player.self, sql: "SELECT * FROM players WHERE score > \(100)")
+    /// let names = try db.fetchAll(String.self, sql: "SELECT name FROM players ORDER BY name")
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: The type of each element.
+    ///   - sql: One query; interpolated values are bound.
+    /// - Returns: The decoded rows, in the order SQLite returned them.
+    /// - Throws: ``DatabaseError`` when the SQL fails, ``RowDecodingError`` when a row does not
+    ///   fit the type (naming the column, the stored value and the expected type).
+    public func fetchAll<T: Decodable>(_ type: T.Type, sql: SQL) throws -> [T] {
+        var values: [T] = []
+        try forEach(T.self, sql: sql) { values.append($0) }
+        return values
+    }
+
+    /// Fetches every row of a query with explicit arguments, decoded into a `Decodable` type.
+    ///
+    /// - Parameters:
+    ///   - type: The type of each element.
+    ///   - sql: One query with `?` or `:name` parameters.
+    ///   - arguments: Their values.
+    /// - Returns: The decoded rows.
+    /// - Throws: As ``fetchAll(_:sql:)-(T.Type,_)``.
+    public func fetchAll<T: Decodable>(_ type: T.Type, sql: String, arguments: StatementArguments) throws
+        -> [T]
+    {
+        try fetchAll(T.self, sql: SQL(sql, arguments: arguments))
+    }
+
+    /// Fetches the first row of a query decoded into a `Decodable` type, or `nil` when there
+    /// is no row.
+    ///
+    /// - Parameters:
+    ///   - type: The type to decode.
+    ///   - sql: One query; interpolated values are bound.
+    /// - Returns: The first row, decoded.
+    /// - Throws: As ``fetchAll(_:sql:)-(T.Type,_)``.
+    public func fetchOne<T: Decodable>(_ type: T.Type, sql: SQL) throws -> T? {
+        try withConnection { connection in
+            try connection.withStatement(sql) { statement in
+                guard try statement.step() else { return T?.none }
+                return try RowDecodingContext(source: statement, decoder: connection.rowDecoder, type: T.self)
+                    .decodeRow()
+            }
+        }
+    }
+
+    /// Decodes the rows of a query one at a time, as SQLite produces them, without holding
+    /// them all in memory.
+    ///
+    /// - Parameters:
+    ///   - type: The type of each element.
+    ///   - sql: One query; interpolated values are bound.
+    ///   - body: Called with each decoded row; throwing stops the iteration and is rethrown.
+    /// - Throws: ``DatabaseError``, ``RowDecodingError``, or what `body` throws.
+    /// - Complexity: Column names are looked up once per query, not once per row.
+    public func forEach<T: Decodable>(_ type: T.Type, sql: SQL, _ body: (T) throws -> Void) throws {
+        try withConnection { connection in
+            try connection.withStatement(sql) { statement in
+                let context = RowDecodingContext(
+                    source: statement, decoder: connection.rowDecoder, type: T.self)
+                while try statement.step() {
+                    try body(context.decodeRow())
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,251 @@
+import Foundation
+
+/// Encodes an `Encodable` value into one row: ordered column names and their values.
+///
+/// The value's top-level keyed container gives the columns (their names are the `CodingKeys`
+/// string values). Each property is stored through ``DatabaseValueConvertible`` when its type
+/// conforms (numbers, strings, `Data`, `Date`, `UUID`, ...), as its raw value when it encodes
+/// as a single primitive (raw-value enums), and as JSON text otherwise (arrays, dictionaries,
+/// nested structs). `nil` is NULL, also for properties encoded with `encodeIfPresent`.
+///
+/// ```swift
+/// let row = try RowEncoder().encode(player)
+/// row.columns   // ["id", "name", "score", "tags"]
+/// row.values    // [NULL, 'Alice', 120, '["mvp","pro"]']
+/// ```
+public struct RowEncoder: Sendable {
+    /// How `Date` properties are stored.
+    public var dateStorage: DateStorage
+    /// Per-column exceptions to ``dateStorage``, keyed by column name.
+    public var columnDateStorage: [String: DateStorage]
+
+    /// Creates an encoder.
+    ///
+    /// - Parameters:
+    ///   - dateStorage: How `Date` properties are stored.
+    ///   - columnDateStorage: Per-column exceptions, keyed by column name.
+    public init(dateStorage: DateStorage = .text, columnDateStorage: [String: DateStorage] = [:]) {
+        self.dateStorage = dateStorage
+        self.columnDateStorage = columnDateStorage
+    }
+
+    /// Encodes a value into columns and values.
+    ///
+    /// - Parameter value: A value whose `encode(to:)` uses a keyed container.
+    /// - Returns: The columns in the order the value encoded them, with their values.
+    /// - Throws: `EncodingError.invalidValue` for a value that is not a keyed container at the
+    ///   top level, a column encoded twice, or a value that cannot be stored (a `UInt64` above
+    ///   `Int64.max`, a non-finite `Double` inside JSON).
+    public func encode<T: Encodable>(_ value: T) throws -> EncodedRow {
+        let storage = RowEncodingStorage(dateStorage: dateStorage, columnDateStorage: columnDateStorage)
+        try value.encode(to: RowEncoding(storage: storage))
+        try storage.finishNestedContainers()
+        if let error = storage.error { throw error }
+        return EncodedRow(columns: storage.columns, values: storage.values)
+    }
+}
+
+/// The columns and values of one encoded row.
+public struct EncodedRow: Sendable, Hashable {
+    /// Column names, in encoding order.
+    public var columns: [String]
+    /// Values, parallel to ``columns``.
+    public var values: [DatabaseValue]
+
+    /// The value of a column, or `nil` when the row has no such column.
+    ///
+    /// - Parameter column: A column name.
+    public subscript(column: String) -> DatabaseValue? {
+        columns.firstIndex(of: column).map { values[$0] }
+    }
+}
+
+/// Shared state of one row encoding: what has been written so far, and the first error that a
+/// non-throwing `Encoder` method could not throw.
+final class RowEncodingStorage {
+    let dateStorage: DateStorage
+    let columnDateStorage: [String: DateStorage]
+    var columns: [String] = []
+    var values: [DatabaseValue] = []
+    var error: EncodingError?
+    /// Columns written through nested containers, serialized to JSON once encoding is over
+    /// (a nested container is still being filled after the call that created it returns).
+    var nestedColumns: [(index: Int, codingPath: [any CodingKey], node: JSONTreeEncoding.Node)] = []
+
+    init(dateStorage: DateStorage, columnDateStorage: [String: DateStorage]) {
+        self.dateStorage = dateStorage
+        self.columnDateStorage = columnDateStorage
+        columns.reserveCapacity(16)
+        values.reserveCapacity(16)
+    }
+
+    func append(_ value: DatabaseValue, column: String, codingPath: [any CodingKey]) throws {
+        if columns.contains(column) {
+            throw EncodingError.invalidValue(
+                value,
+                .init(
+                    codingPath: codingPath,
+                    debugDescription: "column \"\(column)\" is encoded twice; each key may be encoded once"))
+        }
+        columns.append(column)
+        values.append(value)
+    }
+
+    /// Reserves a column for a nested container and returns the tree it will fill.
+    func appendNested(_ node: JSONTreeEncoding.Node, column: String, codingPath: [any CodingKey])
+        -> JSONTreeEncoding.Node
+    {
+        do {
+            try append(.null, column: column, codingPath: codingPath)
+            nestedColumns.append((values.count - 1, codingPath, node))
+        } catch {
+            self.error = self.error ?? (error as? EncodingError)
+        }
+        return node
+    }
+
+    func finishNestedContainers() throws {
+        for nested in nestedColumns {
+            values[nested.index] = try nested.node.jsonText(codingPath: nested.codingPath)
+        }
+    }
+
+    func fail(_ message: String, codingPath: [any CodingKey]) {
+        guard error == nil else { return }
+        error = EncodingError.invalidValue((), .init(codingPath: codingPath, debugDescription: message))
+    }
+
+    /// Converts one property value to a column value.
+    func columnValue<T: Encodable>(_ value: T, column: String, codingPath: [any CodingKey]) throws
+        -> DatabaseValue
+    {
+        do {
+            if let date = value as? Date {
+                return try (columnDateStorage[column] ?? dateStorage).databaseValue(for: date)
+            }
+            if let convertible = value as? any DatabaseValueConvertible {
+                return try convertible.databaseValue()
+            }
+            return try ColumnValueEncoding.encode(value)
+        } catch let error as EncodingError {
+            throw error
+        } catch {
+            throw EncodingError.invalidValue(
+                value,
+                .init(
+                    codingPath: codingPath, debugDescription: "column \"\(column)\": \(error)",
+                    underlyingError: error))
+        }
+    }
+}
+
+/// The `Encoder` handed to a row's `encode(to:)`.
+struct RowEncoding: Encoder {
+    let storage: RowEncodingStorage
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        KeyedEncodingContainer(RowKeyedEncodingContainer<Key>(storage: storage))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        storage.fail(
+            "a row must encode with a keyed container (one key per column), not an unkeyed one",
+            codingPath: [])
+        return DiscardingUnkeyedContainer()
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        storage.fail(
+            "a row must encode with a keyed container (one key per column), not a single value",
+            codingPath: [])
+        return DiscardingSingleValueContainer()
+    }
+}
+
+/// Writes each key as a column.
+struct RowKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let storage: RowEncodingStorage
+    var codingPath: [any CodingKey] { [] }
+
+    private func put(_ value: DatabaseValue, _ key: Key) throws {
+        try storage.append(value, column: key.stringValue, codingPath: [key])
+    }
+
+    mutating func encodeNil(forKey key: Key) throws { try put(.null, key) }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { try put(.integer(value ? 1 : 0), key) }
+    mutating func encode(_ value: String, forKey key: Key) throws { try put(.text(value), key) }
+    mutating func encode(_ value: Double, forKey key: Key) throws { try encodeConvertible(value, key) }
+    mutating func encode(_ value: Float, forKey key: Key) throws { try encodeConvertible(value, key) }
+    mutating func encode(_ value: Int, forKey key: Key) throws { try put(.integer(Int64(value)), key) }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { try put(.integer(Int64(value)), key) }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { try put(.integer(Int64(value)), key) }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { try put(.integer(Int64(value)), key) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { try put(.integer(value), key) }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { try put(.integer(Int64(value)), key) }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { try put(.integer(Int64(value)), key) }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { try put(.integer(Int64(value)), key) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { try encodeConvertible(value, key) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { try encodeConvertible(value, key) }
+
+    /// Stores a value whose conversion can fail (out-of-range integers, NaN).
+    private func encodeConvertible<T: DatabaseValueConvertible & Encodable>(_ value: T, _ key: Key) throws {
+        do {
+            try put(value.databaseValue(), key)
+        } catch let error as ValueConversionError {
+            throw EncodingError.invalidValue(
+                value, .init(codingPath: [key], debugDescription: error.description, underlyingError: error))
+        }
+    }
+
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        let column = key.stringValue
+        try put(storage.columnValue(value, column: column, codingPath: [key]), key)
+    }
+
+    // `encodeIfPresent` skips nil by default; a row stores NULL instead, so that an UPDATE
+    // clears the column rather than leaving its old value.
+    mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { try encodeOptional(value, key) }
+    mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws { try encodeOptional(value, key) }
+    mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws { try encodeOptional(value, key) }
+    mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws { try encodeOptional(value, key) }
+    mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws { try encodeOptional(value, key) }
+    mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { try encodeOptional(value, key) }
+    mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { try encodeOptional(value, key) }
+    mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { try encodeOptional(value, key) }
+    mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { try encodeOptional(value, key) }
+    mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws { try encodeOptional(value, key) }
+    mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { try encodeOptional(value, key) }
+    mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { try encodeOptional(value, key) }
+    mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { try encodeOptional(value, key) }
+    mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { try encodeOptional(value, key) }
+    mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
+        try encodeOptional(value, key)
+    }
+
+    private mutating func encodeOptional<T: Encodable>(_ value: T?, _ key: Key) throws {
+        if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type, forKey key: Key
+    ) -> KeyedEncodingContainer<NestedKey> {
+        let tree = storage.appendNested(.init(.object([:])), column: key.stringValue, codingPath: [key])
+        return JSONTreeEncoding(node: tree, codingPath: [key], storage: storage).container(keyedBy: keyType)
+    }
+
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        let tree = storage.appendNested(.init(.array([])), column: key.stringValue, codingPath: [key])
+        return JSONTreeEncoding(node: tree, codingPath: [key], storage: storage).unkeyedContainer()
+    }
+
+    mutating func superEncoder() -> any Encoder {
+        RowEncoding(storage: storage)
+    }
+
+    mutating func superEncoder(forKey key: Key) -> any Encoder {
+        let tree = storage.appendNested(.init(.undecided), column: key.stringValue, codingPath: [key])
+        return JSONTreeEncoding(node: tree, codingPath: [key], storage: storage)
+    }
+}
