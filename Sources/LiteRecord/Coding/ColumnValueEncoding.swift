@@ -10,6 +10,10 @@ enum ColumnValueEncoding {
         if JSONTypeMemo.isKnownJSON(T.self) {
             return try JSONColumn.encode(value)
         }
+        // A set encodes in iteration order; sorted, equal sets store equal text.
+        if let set = value as? any SortedForStorage {
+            return try JSONColumn.encode(set.sortedElements())
+        }
         let probe = SingleValueProbe()
         do {
             try value.encode(to: probe)
@@ -23,6 +27,15 @@ enum ColumnValueEncoding {
         }
         return stored
     }
+}
+
+/// A collection whose stored JSON is its elements in sorted order.
+protocol SortedForStorage {
+    func sortedElements() -> any Encodable
+}
+
+extension Set: SortedForStorage where Element: Comparable & Encodable {
+    func sortedElements() -> any Encodable { sorted() }
 }
 
 /// Thrown by the probe when a value turns out to need a container: the signal to use JSON.

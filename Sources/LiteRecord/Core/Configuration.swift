@@ -18,6 +18,9 @@ public struct Configuration: Sendable {
     public var journalMode: JournalMode? = .wal
     /// The `synchronous` level for file databases; `nil` keeps SQLite's default.
     public var synchronous: SynchronousMode? = .normal
+    /// How `Date` values are stored by the row encoder, and how numeric dates are read back.
+    /// Text dates are read in every strategy.
+    public var dateStorage: DateStorage = .text
     /// How many prepared statements the connection keeps for reuse.
     public var statementCacheCapacity = 512
 

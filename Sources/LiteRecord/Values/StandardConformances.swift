@@ -84,7 +84,16 @@ extension Bool: DatabaseValueConvertible {
 
 extension Double: DatabaseValueConvertible {
     public static var databaseColumnType: DatabaseColumnType { .real }
-    public func databaseValue() throws -> DatabaseValue { .real(self) }
+
+    /// The value as REAL. Infinities are stored as is.
+    ///
+    /// - Throws: ``ValueConversionError`` for NaN, which SQLite would silently store as NULL.
+    public func databaseValue() throws -> DatabaseValue {
+        guard !isNaN else {
+            throw ValueConversionError(storing: Double.self, reason: "NaN cannot be stored: SQLite turns it into NULL")
+        }
+        return .real(self)
+    }
 
     public static func fromDatabaseValue(_ value: DatabaseValue) throws -> Double {
         switch value {
@@ -97,7 +106,7 @@ extension Double: DatabaseValueConvertible {
 
 extension Float: DatabaseValueConvertible {
     public static var databaseColumnType: DatabaseColumnType { .real }
-    public func databaseValue() throws -> DatabaseValue { .real(Double(self)) }
+    public func databaseValue() throws -> DatabaseValue { try Double(self).databaseValue() }
 
     public static func fromDatabaseValue(_ value: DatabaseValue) throws -> Float {
         Float(try Double.fromDatabaseValue(value))

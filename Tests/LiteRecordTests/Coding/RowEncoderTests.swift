@@ -47,6 +47,15 @@ private struct Player: Codable, Equatable {
                 == .text(#"{"alpha":5,"beta":4,"mid":3,"omega":5,"zeta":4}"#))
     }
 
+    @Test func equalSetsEncodeToEqualSortedText() throws {
+        struct Labels: Codable { var names: Set<String> }
+        let many = (0..<50).map { "label\($0)" }
+        let first = try RowEncoder().encode(Labels(names: Set(many)))
+        let second = try RowEncoder().encode(Labels(names: Set(many.reversed())))
+        #expect(first == second)
+        #expect(try RowEncoder().encode(Labels(names: ["b", "c", "a"]))["names"] == .text(#"["a","b","c"]"#))
+    }
+
     @Test func customCodingKeysNameTheColumns() throws {
         struct Renamed: Codable {
             var userName: String
