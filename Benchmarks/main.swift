@@ -1,1 +1,92 @@
-print("placeholder")
+// LiteRecordBenchmarks: LiteRecord side by side with hand-written sqlite3_* C code.
+//
+// Parses the options, runs the selected workloads (one warm-up round, then K rounds with both
+// sides interleaved), prints the machine, the table and the notes, and writes --json / --svg.
+// Exit status: 0 on success, 1 when a workload or a file fails, 2 for a bad command line.
+
+import Foundation
+
+/// Runs the program and returns its exit status.
+@MainActor
+func main() -> Int32 {
+    let options: Options
+    do {
+        switch try Options.parse(CommandLine.arguments.dropFirst()) {
+        case .help:
+            print(Options.usage)
+            return 0
+        case .run(let parsed):
+            options = parsed
+        }
+    } catch {
+        Console.writeError("error: \(error)\n\n\(Options.usage)\n")
+        return 2
+    }
+
+    let selected = Catalog.select(options.filter)
+    if options.listOnly {
+        for (group, workload) in selected {
+            print("\(workload.slug)  (\(group.slug)): \(workload.description)")
+        }
+        return 0
+    }
+    guard !selected.isEmpty else {
+        let known = Catalog.select(nil).map(\.workload.slug).joined(separator: ", ")
+        Console.writeError("error: no workload matches '\(options.filter ?? "")'; workloads: \(known)\n")
+        return 2
+    }
+
+    let scratch: ScratchDirectory
+    do {
+        scratch = try ScratchDirectory()
+    } catch {
+        Console.error("cannot create a temporary directory: \(error)")
+        return 1
+    }
+    defer { scratch.removeAll() }
+
+    do {
+        let settings = try PragmaParity.verify(in: scratch)
+        print(
+            Report.header(
+                machine: .current(), options: options, settings: settings, scratch: scratch.url.path))
+        print()
+        let runner = Runner(size: options.size, rounds: options.rounds, scratch: scratch)
+        var results: [WorkloadResult] = []
+        for (group, workload) in selected {
+            results.append(try runner.run(workload, of: group))
+        }
+        Console.endProgress()
+        print(Report.table(results))
+        print()
+        print(Report.notes(results, groups: Catalog.groups))
+        if let path = options.jsonPath {
+            try write(Report.json(results, rounds: options.rounds), to: path)
+        }
+        if let path = options.svgPath {
+            let title = "LiteRecord vs C, N = \(options.size), median of \(options.rounds) rounds"
+            try write(Data(SVGChart(results: results, title: title).render().utf8), to: path)
+        }
+        return 0
+    } catch {
+        Console.error("\(error)")
+        return 1
+    }
+}
+
+/// Writes a report file, naming the path when it fails.
+func write(_ data: Data, to path: String) throws {
+    do {
+        try data.write(to: URL(fileURLWithPath: path))
+    } catch {
+        throw FileWriteError(path: path, underlying: error)
+    }
+}
+
+struct FileWriteError: Error, CustomStringConvertible {
+    let path: String
+    let underlying: any Error
+    var description: String { "cannot write \(path): \(underlying.localizedDescription)" }
+}
+
+exit(main())
