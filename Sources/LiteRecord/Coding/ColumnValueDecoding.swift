@@ -6,13 +6,13 @@ enum ColumnValueDecoding {
     static func decode<T: Decodable>(
         _ type: T.Type, from value: DatabaseValue, dateStorage: DateStorage
     ) throws -> T {
-        if JSONTypeMemo.isKnownJSON(T.self) {
+        if JSONTypeMemo.isKnownJSON(T.self, encoding: false) {
             return try decodeJSON(T.self, from: value)
         }
         do {
             return try T(from: ColumnValueDecoder(value: value, dateStorage: dateStorage))
         } catch is NeedsJSON {
-            JSONTypeMemo.rememberJSON(T.self)
+            JSONTypeMemo.rememberJSON(T.self, encoding: false)
             return try decodeJSON(T.self, from: value)
         }
     }

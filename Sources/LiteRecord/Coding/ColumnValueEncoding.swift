@@ -7,7 +7,7 @@ import Foundation
 /// dictionaries, structs, enums with associated values) is stored as JSON text.
 enum ColumnValueEncoding {
     static func encode<T: Encodable>(_ value: T) throws -> DatabaseValue {
-        if JSONTypeMemo.isKnownJSON(T.self) {
+        if JSONTypeMemo.isKnownJSON(T.self, encoding: true) {
             return try JSONColumn.encode(value)
         }
         // A set encodes in iteration order; sorted, equal sets store equal text.
@@ -18,7 +18,7 @@ enum ColumnValueEncoding {
         do {
             try value.encode(to: probe)
         } catch is NeedsJSON {
-            JSONTypeMemo.rememberJSON(T.self)
+            JSONTypeMemo.rememberJSON(T.self, encoding: true)
             return try JSONColumn.encode(value)
         }
         guard let stored = probe.value else {
@@ -42,15 +42,19 @@ extension Set: SortedForStorage where Element: Comparable & Encodable {
 struct NeedsJSON: Error {}
 
 /// Remembers the types that needed JSON, so later values of the same type skip the probe.
+///
+/// Encoding and decoding keep separate sets: the encoder only remembers types that take the
+/// plain JSON path (never sets, which it sorts first).
 enum JSONTypeMemo {
-    private static let knownJSON = LockedSet()
+    private static let knownForEncoding = LockedSet()
+    private static let knownForDecoding = LockedSet()
 
-    static func isKnownJSON(_ type: Any.Type) -> Bool {
-        knownJSON.contains(ObjectIdentifier(type))
+    static func isKnownJSON(_ type: Any.Type, encoding: Bool) -> Bool {
+        (encoding ? knownForEncoding : knownForDecoding).contains(ObjectIdentifier(type))
     }
 
-    static func rememberJSON(_ type: Any.Type) {
-        knownJSON.insert(ObjectIdentifier(type))
+    static func rememberJSON(_ type: Any.Type, encoding: Bool) {
+        (encoding ? knownForEncoding : knownForDecoding).insert(ObjectIdentifier(type))
     }
 }
 

@@ -15,6 +15,8 @@ public struct RowDecoder: Sendable {
     public var dateStorage: DateStorage
     /// Per-column exceptions to ``dateStorage``, keyed by column name.
     public var columnDateStorage: [String: DateStorage]
+    /// Coding key → column name, for models whose columns are not named like their keys.
+    var keyToColumn: [String: String]?
 
     /// Creates a decoder.
     ///
@@ -44,6 +46,7 @@ final class RowDecodingContext<Source: ColumnSource, Value: Decodable> {
     let dateStorage: DateStorage
     let columnDateStorage: [String: DateStorage]
     let typeName: String
+    let keyToColumn: [String: String]?
     /// Decodes one-column results into plain values without building a container.
     private let convertibleType: (any DatabaseValueConvertible.Type)?
     private var columnLookup = ColumnLookup()
@@ -52,6 +55,7 @@ final class RowDecodingContext<Source: ColumnSource, Value: Decodable> {
         self.source = source
         self.dateStorage = decoder.dateStorage
         self.columnDateStorage = decoder.columnDateStorage
+        self.keyToColumn = decoder.keyToColumn
         self.typeName = String(describing: Value.self)
         self.convertibleType = Value.self as? any DatabaseValueConvertible.Type
     }
@@ -69,13 +73,20 @@ final class RowDecodingContext<Source: ColumnSource, Value: Decodable> {
     // MARK: Columns
 
     func columnIndex(for key: any CodingKey) -> Int? {
-        columnLookup.index(of: key.stringValue, in: source)
+        columnLookup.index(of: columnName(for: key), in: source)
+    }
+
+    /// The column a coding key reads.
+    @inline(__always)
+    func columnName(for key: any CodingKey) -> String {
+        guard let keyToColumn else { return key.stringValue }
+        return keyToColumn[key.stringValue] ?? key.stringValue
     }
 
     func requireColumn<T>(_ key: any CodingKey, expected: T.Type, codingPath: [any CodingKey]) throws -> Int {
         guard let index = columnIndex(for: key) else {
             throw RowDecodingError.missingColumn(
-                key.stringValue, available: source.sourceColumnNames, decodedType: typeName,
+                columnName(for: key), available: source.sourceColumnNames, decodedType: typeName,
                 expectedType: String(describing: T.self), codingPath: codingPath.map(\.stringValue),
                 sql: source.sourceSQL)
         }

@@ -18,6 +18,8 @@ public struct RowEncoder: Sendable {
     public var dateStorage: DateStorage
     /// Per-column exceptions to ``dateStorage``, keyed by column name.
     public var columnDateStorage: [String: DateStorage]
+    /// Coding key → column name, for models whose columns are not named like their keys.
+    var keyToColumn: [String: String]?
 
     /// Creates an encoder.
     ///
@@ -37,7 +39,8 @@ public struct RowEncoder: Sendable {
     ///   top level, a column encoded twice, or a value that cannot be stored (a `UInt64` above
     ///   `Int64.max`, a non-finite `Double` inside JSON).
     public func encode<T: Encodable>(_ value: T) throws -> EncodedRow {
-        let storage = RowEncodingStorage(dateStorage: dateStorage, columnDateStorage: columnDateStorage)
+        let storage = RowEncodingStorage(
+            dateStorage: dateStorage, columnDateStorage: columnDateStorage, keyToColumn: keyToColumn)
         try value.encode(to: RowEncoding(storage: storage))
         try storage.finishNestedContainers()
         if let error = storage.error { throw error }
@@ -65,6 +68,7 @@ public struct EncodedRow: Sendable, Hashable {
 final class RowEncodingStorage {
     let dateStorage: DateStorage
     let columnDateStorage: [String: DateStorage]
+    let keyToColumn: [String: String]?
     var columns: [String] = []
     var values: [DatabaseValue] = []
     var error: EncodingError?
@@ -72,11 +76,19 @@ final class RowEncodingStorage {
     /// (a nested container is still being filled after the call that created it returns).
     var nestedColumns: [(index: Int, codingPath: [any CodingKey], node: JSONTreeEncoding.Node)] = []
 
-    init(dateStorage: DateStorage, columnDateStorage: [String: DateStorage]) {
+    init(dateStorage: DateStorage, columnDateStorage: [String: DateStorage], keyToColumn: [String: String]?) {
         self.dateStorage = dateStorage
         self.columnDateStorage = columnDateStorage
+        self.keyToColumn = keyToColumn
         columns.reserveCapacity(16)
         values.reserveCapacity(16)
+    }
+
+    /// The column a coding key fills.
+    @inline(__always)
+    func column(for key: any CodingKey) -> String {
+        guard let keyToColumn else { return key.stringValue }
+        return keyToColumn[key.stringValue] ?? key.stringValue
     }
 
     func append(_ value: DatabaseValue, column: String, codingPath: [any CodingKey]) throws {
@@ -170,7 +182,7 @@ struct RowKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol
     var codingPath: [any CodingKey] { [] }
 
     private func put(_ value: DatabaseValue, _ key: Key) throws {
-        try storage.append(value, column: key.stringValue, codingPath: [key])
+        try storage.append(value, column: storage.column(for: key), codingPath: [key])
     }
 
     mutating func encodeNil(forKey key: Key) throws { try put(.null, key) }
@@ -200,8 +212,7 @@ struct RowKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol
     }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        let column = key.stringValue
-        try put(storage.columnValue(value, column: column, codingPath: [key]), key)
+        try put(storage.columnValue(value, column: storage.column(for: key), codingPath: [key]), key)
     }
 
     // `encodeIfPresent` skips nil by default; a row stores NULL instead, so that an UPDATE
@@ -231,12 +242,14 @@ struct RowKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy keyType: NestedKey.Type, forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
-        let tree = storage.appendNested(.init(.object([:])), column: key.stringValue, codingPath: [key])
+        let tree = storage.appendNested(
+            .init(.object([:])), column: storage.column(for: key), codingPath: [key])
         return JSONTreeEncoding(node: tree, codingPath: [key], storage: storage).container(keyedBy: keyType)
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        let tree = storage.appendNested(.init(.array([])), column: key.stringValue, codingPath: [key])
+        let tree = storage.appendNested(
+            .init(.array([])), column: storage.column(for: key), codingPath: [key])
         return JSONTreeEncoding(node: tree, codingPath: [key], storage: storage).unkeyedContainer()
     }
 
@@ -245,7 +258,8 @@ struct RowKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol
     }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {
-        let tree = storage.appendNested(.init(.undecided), column: key.stringValue, codingPath: [key])
+        let tree = storage.appendNested(
+            .init(.undecided), column: storage.column(for: key), codingPath: [key])
         return JSONTreeEncoding(node: tree, codingPath: [key], storage: storage)
     }
 }

@@ -16,6 +16,8 @@ import CSQLite
 public final class Connection: DatabaseContext {
     let handle: OpaquePointer
     let hooks: ConnectionHooks
+    /// The settings the connection was opened with.
+    let configuration: Configuration
     private var statementCache: StatementCache
     private var savepointCounter = 0
 
@@ -42,6 +44,7 @@ public final class Connection: DatabaseContext {
         sqlite3_extended_result_codes(openedHandle, 1)
         self.handle = openedHandle
         self.hooks = ConnectionHooks(connectionHandle: openedHandle)
+        self.configuration = configuration
         self.statementCache = StatementCache(capacity: configuration.statementCacheCapacity)
         do {
             try configure(location: location, configuration: configuration)
@@ -66,12 +69,16 @@ public final class Connection: DatabaseContext {
         try executeScript(SQL("SELECT count(*) FROM sqlite_master"))
         try executeScript(
             SQL(configuration.foreignKeys ? "PRAGMA foreign_keys = ON" : "PRAGMA foreign_keys = OFF"))
-        guard location.isFileBacked, !configuration.readOnly else { return }
+        // `isReadOnly`, not `configuration.readOnly`: a `mode=ro` URI is read-only too, and
+        // setting the journal mode of a read-only database fails.
+        guard location.isFileBacked, !isReadOnly else { return }
+        // `as String` here and below: `SQL("... \(x)")` alone is an SQL literal that binds `x`
+        // as a `?` parameter, and keywords and identifiers cannot be parameters.
         if let journalMode = configuration.journalMode {
-            try executeScript(SQL("PRAGMA journal_mode = \(journalMode.rawValue)"))
+            try executeScript(SQL("PRAGMA journal_mode = \(journalMode.rawValue)" as String))
         }
         if let synchronous = configuration.synchronous {
-            try executeScript(SQL("PRAGMA synchronous = \(synchronous.rawValue)"))
+            try executeScript(SQL("PRAGMA synchronous = \(synchronous.rawValue)" as String))
         }
     }
 
@@ -114,6 +121,11 @@ public final class Connection: DatabaseContext {
             statement = try prepareSingle(sql, persistent: true)
             statementCache.insert(statement, for: sql)
         }
+        return try lend(statement, body)
+    }
+
+    /// Marks a statement in use for the duration of `body`, then resets it for the next user.
+    private func lend<T>(_ statement: Statement, _ body: (Statement) throws -> T) rethrows -> T {
         statement.isInUse = true
         defer {
             statement.reset()
@@ -123,6 +135,7 @@ public final class Connection: DatabaseContext {
     }
 
     private func prepareSingle(_ sql: String, persistent: Bool) throws -> Statement {
+        try Connection.checkNoNUL(in: sql)
         var statementHandle: OpaquePointer?
         var trailingText = false
         let code = sql.withCString { start in
@@ -151,19 +164,30 @@ public final class Connection: DatabaseContext {
     /// Runs one statement or a script of many, binding the arguments in order across them.
     func execute(_ sql: SQL) throws {
         if let error = sql.conversionError { throw error }
-        if statementCache[sql.text] != nil {
-            try withCachedStatement(sql.text) { statement in
-                try statement.bind(sql.arguments)
-                try statement.run()
-            }
-            return
+        // One cache lookup: hashing long SQL text is a visible cost on hot paths.
+        guard let cached = statementCache[sql.text] else {
+            return try executeScript(sql)
         }
-        try executeScript(sql)
+        let statement = cached.isInUse ? try prepareSingle(sql.text, persistent: false) : cached
+        try lend(statement) { statement in
+            try statement.bind(sql.arguments)
+            try statement.run()
+        }
+    }
+
+    /// SQLite reads SQL text as a C string: a NUL character would silently end it early, and
+    /// `DELETE FROM t\0 WHERE ...` would run as `DELETE FROM t`.
+    private static func checkNoNUL(in sql: String, arguments: StatementArguments? = nil) throws {
+        guard sql.utf8.contains(0) else { return }
+        throw DatabaseError.misuse(
+            "the SQL text holds a NUL character, which would cut it short; bind such values instead",
+            sql: sql, arguments: arguments)
     }
 
     /// Prepares statements one after the other from the text; a single statement is cached so
     /// that the next run of the same SQL skips the parser.
     private func executeScript(_ sql: SQL) throws {
+        try Connection.checkNoNUL(in: sql.text, arguments: sql.arguments)
         var consumer = ArgumentConsumer(sql.arguments)
         try sql.text.withCString { start in
             var cursor = start
@@ -183,7 +207,8 @@ public final class Connection: DatabaseContext {
                 let text = String(cString: sqlite3_sql(statementHandle))
                 let statement = Statement(
                     handle: statementHandle, connectionHandle: handle, hooks: hooks, sql: text)
-                let isWholeText = isFirst && !ScriptScanner.hasStatement(after: next)
+                let isLast = !ScriptScanner.hasStatement(after: next)
+                let isWholeText = isFirst && isLast
                 isFirst = false
                 if isWholeText {
                     statementCache.insert(statement, for: sql.text)
@@ -194,6 +219,8 @@ public final class Connection: DatabaseContext {
                     statement.isInUse = false
                 }
                 try statement.bind(consuming: &consumer)
+                // Values left over are an error before the last statement runs, not after it wrote.
+                if isLast { try consumer.finish(sql: sql.text) }
                 try statement.run()
             }
         }
@@ -216,7 +243,7 @@ public final class Connection: DatabaseContext {
         if isInsideTransaction {
             return try performSavepoint(nil, body)
         }
-        try execute(SQL("BEGIN \(kind.rawValue) TRANSACTION"))
+        try execute(SQL("BEGIN \(kind.rawValue) TRANSACTION" as String))
         let result: T
         do {
             result = try body(self)
@@ -237,25 +264,25 @@ public final class Connection: DatabaseContext {
     func performSavepoint<T>(_ name: String?, _ body: (Connection) throws -> T) throws -> T {
         savepointCounter += 1
         let quoted = SQL.quoteIdentifier(name ?? "literecord_savepoint_\(savepointCounter)")
-        try execute(SQL("SAVEPOINT \(quoted)"))
+        try execute(SQL("SAVEPOINT \(quoted)" as String))
         let result: T
         do {
             result = try body(self)
         } catch {
             // Some errors (SQLITE_FULL, ...) have already rolled the whole transaction back.
             if isInsideTransaction {
-                try? execute(SQL("ROLLBACK TRANSACTION TO SAVEPOINT \(quoted)"))
-                try? execute(SQL("RELEASE SAVEPOINT \(quoted)"))
+                try? execute(SQL("ROLLBACK TRANSACTION TO SAVEPOINT \(quoted)" as String))
+                try? execute(SQL("RELEASE SAVEPOINT \(quoted)" as String))
             }
             throw error
         }
         do {
-            try execute(SQL("RELEASE SAVEPOINT \(quoted)"))
+            try execute(SQL("RELEASE SAVEPOINT \(quoted)" as String))
         } catch {
             // A RELEASE that commits can fail (busy); leave nothing half-done behind.
             if isInsideTransaction {
-                try? execute(SQL("ROLLBACK TRANSACTION TO SAVEPOINT \(quoted)"))
-                try? execute(SQL("RELEASE SAVEPOINT \(quoted)"))
+                try? execute(SQL("ROLLBACK TRANSACTION TO SAVEPOINT \(quoted)" as String))
+                try? execute(SQL("RELEASE SAVEPOINT \(quoted)" as String))
             }
             throw error
         }

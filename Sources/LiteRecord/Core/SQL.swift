@@ -107,7 +107,8 @@ public struct SQL: Sendable, CustomStringConvertible, ExpressibleByStringInterpo
         }
 
         /// Appends a list of bound values in parentheses, for `IN`: `(?,?,?)`.
-        /// An empty sequence gives `(NULL)`, which matches nothing, like an empty Swift list.
+        /// An empty sequence gives `()`, which SQLite accepts: `IN ()` matches nothing and
+        /// `NOT IN ()` matches everything, like an empty Swift list.
         public mutating func appendInterpolation<S: Sequence>(list values: S)
         where S.Element: DatabaseValueConvertible {
             text += "("
@@ -117,7 +118,7 @@ public struct SQL: Sendable, CustomStringConvertible, ExpressibleByStringInterpo
                 first = false
                 appendInterpolation(value)
             }
-            text += first ? "NULL)" : ")"
+            text += ")"
         }
 
         /// Splices another SQL fragment with its arguments.

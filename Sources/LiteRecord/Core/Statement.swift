@@ -22,7 +22,7 @@ import Foundation
 public final class Statement {
     let handle: OpaquePointer
     let connectionHandle: OpaquePointer
-    unowned let hooks: ConnectionHooks
+    let hooks: ConnectionHooks
     /// The SQL text the statement was prepared from.
     public let sql: String
     /// The arguments bound last, kept for error messages.
@@ -38,8 +38,18 @@ public final class Statement {
         return String(name.dropFirst())
     }
 
-    /// Result column names and a name → index table, read once per statement.
-    private(set) lazy var columns = RowColumns(names: (0..<columnCount).map { columnName(at: $0) })
+    /// Result column names and a name → index table, read once per statement, and again after
+    /// SQLite re-prepared it for a schema change (`SELECT *` after `ALTER TABLE ADD COLUMN`).
+    var columns: RowColumns {
+        let reprepareCount = sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_REPREPARE, 0)
+        if let cachedColumns, reprepareCount == cachedColumnsReprepareCount { return cachedColumns }
+        let columns = RowColumns(names: (0..<columnCount).map { columnName(at: $0) })
+        cachedColumns = columns
+        cachedColumnsReprepareCount = reprepareCount
+        return columns
+    }
+    private var cachedColumns: RowColumns?
+    private var cachedColumnsReprepareCount: Int32 = 0
 
     init(handle: OpaquePointer, connectionHandle: OpaquePointer, hooks: ConnectionHooks, sql: String) {
         self.handle = handle
@@ -83,10 +93,32 @@ public final class Statement {
     /// - Throws: ``DatabaseError`` with `.misuse` when a parameter has no value or a value has no
     ///   parameter; ``DatabaseError`` from SQLite when a value cannot be bound.
     public func bind(_ arguments: StatementArguments) throws {
+        if arguments.named.isEmpty && !hasNamedParameters {
+            try bind(positional: arguments)
+            return
+        }
         var consumer = ArgumentConsumer(arguments)
         try bind(consuming: &consumer)
         try consumer.finish(sql: sql)
     }
+
+    /// The common case, positional values for `?` parameters, without the bookkeeping that
+    /// scripts and named parameters need.
+    private func bind(positional arguments: StatementArguments) throws {
+        let values = arguments.positional
+        guard values.count == parameterCount else {
+            throw DatabaseError.misuse(
+                "wrong number of arguments: \(values.count) positional values for \(parameterCount) parameters",
+                sql: sql, arguments: arguments)
+        }
+        boundArguments = arguments
+        for (index, value) in values.enumerated() {
+            try bind(value, toParameter: index + 1)
+        }
+    }
+
+    /// Whether any parameter has a name; read once.
+    private lazy var hasNamedParameters: Bool = parameterNames.contains { $0 != nil }
 
     /// Binds the parameters this statement needs from `consumer`, leaving the rest for the next
     /// statement of a script.
@@ -203,7 +235,12 @@ public final class Statement {
     /// SQLite repeats the last step's error here, which ``step()`` already reported, so it is
     /// not reported twice.
     public func reset() {
-        sqlite3_reset(handle)
+        let code = sqlite3_reset(handle)
+        // A write left before its last row (`fetchOne` of `INSERT ... RETURNING`) commits here,
+        // in autocommit mode, not in a step: report that commit now, not after the next step.
+        if hooks.hasPendingCommit {
+            hooks.statementFinished(succeeded: code == SQLITE_OK)
+        }
     }
 
     // MARK: - Reading the current row

@@ -17,6 +17,11 @@ public struct StatementArguments: Hashable, Sendable, CustomStringConvertible,
     /// Values for named parameters, keyed by name without its `:`, `@` or `$` prefix.
     public var named: [String: DatabaseValue]
 
+    /// No arguments.
+    public init() {
+        self.init(positional: [], named: [:])
+    }
+
     /// Creates arguments from already-converted values.
     ///
     /// - Parameters:

@@ -90,7 +90,8 @@ extension Double: DatabaseValueConvertible {
     /// - Throws: ``ValueConversionError`` for NaN, which SQLite would silently store as NULL.
     public func databaseValue() throws -> DatabaseValue {
         guard !isNaN else {
-            throw ValueConversionError(storing: Double.self, reason: "NaN cannot be stored: SQLite turns it into NULL")
+            throw ValueConversionError(
+                storing: Double.self, reason: "NaN cannot be stored: SQLite turns it into NULL")
         }
         return .real(self)
     }

@@ -27,10 +27,12 @@ struct Color: Codable, Equatable, DatabaseValueConvertible {
     static var databaseColumnType: DatabaseColumnType { .text }
 
     func databaseValue() throws -> DatabaseValue {
-        .text("#" + [red, green, blue].map { byte in
-            let hex = String(byte, radix: 16, uppercase: true)
-            return hex.count == 1 ? "0" + hex : hex
-        }.joined())
+        .text(
+            "#"
+                + [red, green, blue].map { byte in
+                    let hex = String(byte, radix: 16, uppercase: true)
+                    return hex.count == 1 ? "0" + hex : hex
+                }.joined())
     }
 
     static func fromDatabaseValue(_ value: DatabaseValue) throws -> Color {
@@ -63,15 +65,21 @@ private struct Product: Codable, Equatable {
         let db = try Database(.inMemory)
         try db.execute(sql: "CREATE TABLE products(name TEXT, price INTEGER, color TEXT, palette TEXT)")
         try db.execute(
-            sql: "INSERT INTO products VALUES (?, ?, ?, ?)", arguments: StatementArguments(positional: row.values))
+            sql: "INSERT INTO products VALUES (?, ?, ?, ?)",
+            arguments: StatementArguments(positional: row.values))
         #expect(try db.fetchOne(Product.self, sql: "SELECT * FROM products") == product)
-        #expect(try db.fetchOne(Int.self, sql: "SELECT sum(price) FROM products WHERE color = \(Color(red: 255, green: 8, blue: 0))") == 1999)
+        #expect(
+            try db.fetchOne(
+                Int.self,
+                sql: "SELECT sum(price) FROM products WHERE color = \(Color(red: 255, green: 8, blue: 0))")
+                == 1999)
     }
 
     @Test func invalidStoredValueIsAnErrorWithTheTypesReason() throws {
         let db = try Database(.inMemory)
         let error = try #require(throws: RowDecodingError.self) {
-            try db.fetchOne(Product.self, sql: "SELECT 'Lamp' AS name, 5 AS price, 'red' AS color, '[]' AS palette")
+            try db.fetchOne(
+                Product.self, sql: "SELECT 'Lamp' AS name, 5 AS price, 'red' AS color, '[]' AS palette")
         }
         #expect(error.column == "color")
         #expect(error.description.contains("expected #RRGGBB"))

@@ -1,0 +1,116 @@
+import Foundation
+import LiteRecord
+import Testing
+
+@Suite("Busy timeout between two connections")
+struct BusyTimeoutTests {
+    /// Holds the write lock of `db` on a thread of its own until `release` is signaled
+    /// (or 10 s have passed), after inserting one row.
+    private func holdWriteLock(
+        _ db: Database, locked: DispatchSemaphore, release: DispatchSemaphore
+    ) -> BackgroundThread<Void> {
+        BackgroundThread {
+            try db.transaction(.immediate) { tx in
+                try tx.execute(sql: "INSERT INTO t VALUES ('holder')")
+                locked.signal()
+                _ = release.wait(timeout: .now() + 10)
+            }
+        }
+    }
+
+    @Test func writerFailsWithBusyAfterWaitingTheTimeout() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.file("busy.sqlite")
+            let first = try Database(path: path)
+            try first.execute(sql: "CREATE TABLE t(a)")
+            var configuration = Configuration()
+            configuration.busyTimeout = .milliseconds(200)
+            let second = try Database(path: path, configuration: configuration)
+            #expect(try second.firstValue(Int.self, sql: "PRAGMA busy_timeout") == 200)
+
+            let locked = DispatchSemaphore(value: 0)
+            let release = DispatchSemaphore(value: 0)
+            let holder = holdWriteLock(first, locked: locked, release: release)
+            defer { release.signal() }
+            try #require(locked.wait(timeout: .now() + 10) == .success)
+
+            let start = ContinuousClock.now
+            let error = #expect(throws: DatabaseError.self) {
+                try second.execute(sql: "INSERT INTO t VALUES (\("second"))")
+            }
+            let waited = ContinuousClock.now - start
+            #expect(error?.primaryResultCode == .busy)
+            #expect(error?.message == "database is locked")
+            #expect(error?.sql == "INSERT INTO t VALUES (?)")
+            #expect(waited >= .milliseconds(150))
+            #expect(waited < .seconds(5))
+
+            release.signal()
+            let holderResult = try #require(holder.result(waitingAtMost: 10))
+            try holderResult.get()
+            // Once the lock is gone the same write succeeds.
+            try second.execute(sql: "INSERT INTO t VALUES (\("second"))")
+            #expect(
+                try first.fetchAll(Row.self, sql: "SELECT a FROM t ORDER BY rowid").map { $0.values[0] } == [
+                    "holder", "second",
+                ])
+        }
+    }
+
+    @Test func writerSucceedsWhenTheLockIsReleasedDuringTheWait() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.file("wait.sqlite")
+            let first = try Database(path: path)
+            try first.execute(sql: "CREATE TABLE t(a)")
+            var configuration = Configuration()
+            configuration.busyTimeout = .seconds(10)
+            let second = try Database(path: path, configuration: configuration)
+
+            let locked = DispatchSemaphore(value: 0)
+            let release = DispatchSemaphore(value: 0)
+            let holder = holdWriteLock(first, locked: locked, release: release)
+            defer { release.signal() }
+            try #require(locked.wait(timeout: .now() + 10) == .success)
+
+            let writeStarted = DispatchSemaphore(value: 0)
+            second.trace { sql in if sql.hasPrefix("INSERT") { writeStarted.signal() } }
+            let writer = BackgroundThread<Void> {
+                try second.execute(sql: "INSERT INTO t VALUES ('second')")
+            }
+            try #require(writeStarted.wait(timeout: .now() + 10) == .success)
+            Thread.sleep(forTimeInterval: 0.1)  // the writer is now waiting on the lock
+            release.signal()
+
+            let holderResult = try #require(holder.result(waitingAtMost: 10))
+            try holderResult.get()
+            let writerResult = try #require(writer.result(waitingAtMost: 15), "the writer never finished")
+            try writerResult.get()
+            #expect(
+                try first.fetchAll(Row.self, sql: "SELECT a FROM t ORDER BY rowid").map { $0.values[0] } == [
+                    "holder", "second",
+                ])
+        }
+    }
+
+    @Test func zeroTimeoutFailsWithoutWaitingForTheLock() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.file("zero.sqlite")
+            let first = try Database(path: path)
+            try first.execute(sql: "CREATE TABLE t(a)")
+            var configuration = Configuration()
+            configuration.busyTimeout = .zero
+            let second = try Database(path: path, configuration: configuration)
+            #expect(try second.firstValue(Int.self, sql: "PRAGMA busy_timeout") == 0)
+            try first.transaction(.immediate) { _ throws in
+                let error = #expect(throws: DatabaseError.self) {
+                    try second.transaction(.immediate) { _ in }
+                }
+                #expect(error?.primaryResultCode == .busy)
+                #expect(error?.sql == "BEGIN IMMEDIATE TRANSACTION")
+                #expect(!second.isInsideTransaction)
+                // Reading is still possible in WAL mode.
+                #expect(try second.firstValue(Int.self, sql: "SELECT count(*) FROM t") == 0)
+            }
+        }
+    }
+}
