@@ -20,6 +20,8 @@ public final class Connection: DatabaseContext {
     let configuration: Configuration
     private var statementCache: StatementCache
     private var savepointCounter = 0
+    /// Model types whose table this connection has already created or checked.
+    var preparedModels: Set<ObjectIdentifier> = []
 
     /// Opens and configures a connection.
     init(location: Location, configuration: Configuration) throws {

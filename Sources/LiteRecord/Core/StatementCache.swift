@@ -1,6 +1,21 @@
 /// Prepared statements of one connection, keyed by SQL text, so repeated SQL is parsed once.
 struct StatementCache {
-    private var statements: [String: Statement] = [:]
+    /// Keyed by exact UTF-8 bytes: Swift's `String` equality treats canonically equivalent
+    /// spellings (a composed `é` and `e` + combining accent) as equal, SQLite does not.
+    private struct Key: Hashable {
+        let sql: String
+
+        static func == (lhs: Key, rhs: Key) -> Bool {
+            lhs.sql.utf8.elementsEqual(rhs.sql.utf8)
+        }
+
+        func hash(into hasher: inout Hasher) {
+            var sql = sql
+            sql.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        }
+    }
+
+    private var statements: [Key: Statement] = [:]
     let capacity: Int
 
     init(capacity: Int) {
@@ -8,7 +23,7 @@ struct StatementCache {
     }
 
     subscript(sql: String) -> Statement? {
-        statements[sql]
+        statements[Key(sql: sql)]
     }
 
     /// Keeps a statement; when full, drops the statements not in use (a cached statement that
@@ -18,7 +33,7 @@ struct StatementCache {
         if statements.count >= capacity {
             statements = statements.filter { $0.value.isInUse }
         }
-        statements[sql] = statement
+        statements[Key(sql: sql)] = statement
     }
 
     mutating func removeAll() {

@@ -1,0 +1,94 @@
+extension Connection {
+    /// The table of a model type, created or grown on first use on this connection.
+    ///
+    /// The type is read once per process; its table is checked once per connection.
+    func table<M: Model>(for type: M.Type) throws -> TableSchema {
+        let schema = try TableSchemaCache.schema(for: M.self)
+        let id = ObjectIdentifier(M.self)
+        if !preparedModels.contains(id) {
+            // A read-only database is used as it is.
+            if !isReadOnly { try TableMigration.prepare(schema, on: self) }
+            preparedModels.insert(id)
+        }
+        return schema
+    }
+
+    /// Encodes a model with its table's column names and date storage.
+    func encodeRow<M: Model>(_ model: M, table: TableSchema) throws -> EncodedRow {
+        try table.rowEncoder(dateStorage: configuration.dateStorage).encode(model)
+    }
+
+    /// Runs one of the model's cached statements with `values`, when the encoded columns are the
+    /// ones the statement was built for; otherwise builds the statement for these columns.
+    func runInsert(_ row: EncodedRow, table: TableSchema, sql: String) throws {
+        let text =
+            row.columns == table.statements.columns
+            ? sql : ModelStatements.insertSQL(table: table.tableName, columns: row.columns)
+        try execute(SQL(text, arguments: StatementArguments(positional: row.values)))
+    }
+
+    /// The values of the primary key columns of an encoded row, in key order.
+    func keyValues(of row: EncodedRow, table: TableSchema) throws -> [DatabaseValue] {
+        guard !table.primaryKey.isEmpty else {
+            throw PersistenceError(
+                "\(table.typeName) has no primary key: declare one in its schema (primaryKey:) to update, "
+                    + "find or delete by key", table: table.tableName)
+        }
+        return try table.primaryKey.map { column in
+            guard let value = row[column] else {
+                throw PersistenceError(
+                    "\(table.typeName) did not encode its primary key column \(column)",
+                    table: table.tableName)
+            }
+            return value
+        }
+    }
+
+    /// Decodes models from one of the table's statements.
+    func fetchModels<M: Model>(_ type: M.Type, table: TableSchema, sql: SQL, limit: Int? = nil) throws -> [M]
+    {
+        try withStatement(sql) { statement in
+            let context = RowDecodingContext(
+                source: statement, decoder: table.rowDecoder(dateStorage: configuration.dateStorage),
+                type: M.self)
+            var models: [M] = []
+            while try statement.step() {
+                models.append(try context.decodeRow())
+                if let limit, models.count >= limit { break }
+            }
+            return models
+        }
+    }
+
+    /// Writes SQLite's new rowid into a model's automatic key, when the key is still nil.
+    func assignRowID<M: Model>(to model: inout M, table: TableSchema) {
+        guard let key = table.rowIDKey, key.isAutomatic else { return }
+        let rowID = lastInsertRowID
+        withUnsafeMutableBytes(of: &model) { bytes in
+            switch key.storage {
+            case .optionalInt64:
+                if bytes.load(fromByteOffset: key.offset, as: Int64?.self) == nil {
+                    bytes.storeBytes(of: Int64?(rowID), toByteOffset: key.offset, as: Int64?.self)
+                }
+            case .optionalInt:
+                if bytes.load(fromByteOffset: key.offset, as: Int?.self) == nil {
+                    bytes.storeBytes(of: Int?(Int(rowID)), toByteOffset: key.offset, as: Int?.self)
+                }
+            case .int64, .int:
+                break
+            }
+        }
+    }
+
+    /// Whether the model's automatic key is still nil (the row was never inserted).
+    func hasNoRowID<M: Model>(_ model: M, table: TableSchema) -> Bool {
+        guard let key = table.rowIDKey, key.isAutomatic else { return false }
+        return withUnsafeBytes(of: model) { bytes in
+            switch key.storage {
+            case .optionalInt64: bytes.load(fromByteOffset: key.offset, as: Int64?.self) == nil
+            case .optionalInt: bytes.load(fromByteOffset: key.offset, as: Int?.self) == nil
+            case .int64, .int: false
+            }
+        }
+    }
+}

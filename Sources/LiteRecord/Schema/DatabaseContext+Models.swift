@@ -1,0 +1,270 @@
+// MARK: - Writing models
+
+extension DatabaseContext {
+    /// Inserts a model and, when its primary key is an `Int64?`/`Int?` still `nil`, sets it to
+    /// the rowid SQLite assigned.
+    ///
+    /// The first use of a model type on a database creates its table (or adds missing columns
+    /// and indexes), once.
+    ///
+    /// - Parameter model: The model; its key is set on return.
+    /// - Throws: ``DatabaseError`` (a unique or NOT NULL violation names the table and column),
+    ///   `EncodingError` for a value that cannot be stored, ``SchemaError`` for a model that
+    ///   cannot be mapped. Nothing is written when it throws.
+    public func insert<M: Model>(_ model: inout M) throws {
+        try withConnection { connection in
+            let table = try connection.table(for: M.self)
+            let row = try connection.encodeRow(model, table: table)
+            try connection.runInsert(row, table: table, sql: table.statements.insert)
+            connection.assignRowID(to: &model, table: table)
+        }
+    }
+
+    /// Inserts a model whose key the caller chose (a `UUID`, a `String`, a composite key).
+    ///
+    /// - Parameter model: The model.
+    /// - Throws: As ``insert(_:)-(inout M)``; a duplicate key is `.constraintPrimaryKey` or `.constraintUnique`.
+    public func insert<M: Model>(_ model: M) throws {
+        var copy = model
+        try insert(&copy)
+    }
+
+    /// Inserts models in one transaction: all of them, or none when one fails.
+    ///
+    /// - Parameter models: The models.
+    /// - Returns: The models as inserted, with their rowid keys set.
+    /// - Throws: As ``insert(_:)-(inout M)``; the transaction is rolled back.
+    @discardableResult
+    public func insert<M: Model, S: Sequence<M>>(contentsOf models: S) throws -> [M] {
+        try transaction { tx in
+            try models.map { model in
+                var copy = model
+                try tx.insert(&copy)
+                return copy
+            }
+        }
+    }
+
+    /// Updates the row with the model's primary key to the model's values.
+    ///
+    /// - Parameter model: The model.
+    /// - Throws: ``PersistenceError`` with ``PersistenceError/isRowNotFound`` when no row has the
+    ///   key (nothing is inserted), or when the model has no primary key; ``DatabaseError`` for
+    ///   constraint violations.
+    public func update<M: Model>(_ model: M) throws {
+        try withConnection { connection in
+            let table = try connection.table(for: M.self)
+            let row = try connection.encodeRow(model, table: table)
+            let keys = try connection.keyValues(of: row, table: table)
+            guard let sql = table.statements.update else {
+                // Every column is part of the key: there is nothing to change, only to check.
+                guard try connection.rowExists(table: table, key: keys) else {
+                    throw PersistenceError.rowNotFound(table: table, key: keys)
+                }
+                return
+            }
+            let values: [DatabaseValue]
+            if row.columns == table.statements.columns {
+                values = table.statements.updateOrder.map { row.values[$0] }
+            } else {
+                values = try table.statements.updateOrder.map { position in
+                    let column = table.statements.columns[position]
+                    guard let value = row[column] else {
+                        throw PersistenceError(
+                            "\(table.typeName) did not encode column \(column)", table: table.tableName)
+                    }
+                    return value
+                }
+            }
+            try connection.execute(SQL(sql, arguments: StatementArguments(positional: values)))
+            if connection.changes == 0 {
+                throw PersistenceError.rowNotFound(table: table, key: keys)
+            }
+        }
+    }
+
+    /// Inserts the model, or updates the row with its primary key when there is one
+    /// (`INSERT ... ON CONFLICT DO UPDATE`). A `nil` rowid key is always an insert and is set.
+    ///
+    /// - Parameter model: The model; its rowid key is set when it was inserted.
+    /// - Throws: ``DatabaseError`` for constraint violations other than the key's.
+    public func save<M: Model>(_ model: inout M) throws {
+        try withConnection { connection in
+            let table = try connection.table(for: M.self)
+            guard let upsert = table.statements.upsert, !connection.hasNoRowID(model, table: table) else {
+                try connection.withConnection { try $0.insert(&model) }
+                return
+            }
+            let row = try connection.encodeRow(model, table: table)
+            try connection.runInsert(row, table: table, sql: upsert)
+        }
+    }
+
+    /// Deletes the row with the model's primary key.
+    ///
+    /// - Parameter model: The model.
+    /// - Returns: Whether a row was deleted.
+    /// - Throws: ``PersistenceError`` when the model has no primary key.
+    @discardableResult
+    public func delete<M: Model>(_ model: M) throws -> Bool {
+        try withConnection { connection in
+            let table = try connection.table(for: M.self)
+            let keys = try connection.keyValues(of: connection.encodeRow(model, table: table), table: table)
+            return try connection.deleteRow(table: table, key: keys)
+        }
+    }
+
+    /// Deletes the row with a primary key value.
+    ///
+    /// - Parameters:
+    ///   - type: The model type.
+    ///   - id: The key value.
+    /// - Returns: Whether a row was deleted.
+    /// - Throws: ``PersistenceError`` when the model has no single-column primary key.
+    @discardableResult
+    public func delete<M: Model>(_ type: M.Type, id: some DatabaseValueConvertible) throws -> Bool {
+        try delete(M.self, key: [id])
+    }
+
+    /// Deletes the row with a composite primary key.
+    ///
+    /// - Parameters:
+    ///   - type: The model type.
+    ///   - key: The key values, in the order of the schema's `primaryKey`.
+    /// - Returns: Whether a row was deleted.
+    /// - Throws: ``PersistenceError`` when the number of values does not match the key.
+    @discardableResult
+    public func delete<M: Model>(_ type: M.Type, key: [any DatabaseValueConvertible]) throws -> Bool {
+        try withConnection { connection in
+            let table = try connection.table(for: M.self)
+            return try connection.deleteRow(table: table, key: table.keyArguments(key))
+        }
+    }
+}
+
+// MARK: - Reading models
+
+extension DatabaseContext {
+    /// The model with a primary key value, or `nil`.
+    ///
+    /// - Parameters:
+    ///   - type: The model type.
+    ///   - id: The key value.
+    /// - Returns: The model, decoded.
+    /// - Throws: ``PersistenceError`` when the model has no single-column primary key;
+    ///   ``RowDecodingError`` when the row does not fit the model.
+    public func find<M: Model>(_ type: M.Type, id: some DatabaseValueConvertible) throws -> M? {
+        try find(M.self, key: [id])
+    }
+
+    /// The model with a composite primary key, or `nil`.
+    ///
+    /// - Parameters:
+    ///   - type: The model type.
+    ///   - key: The key values, in the order of the schema's `primaryKey`.
+    /// - Returns: The model, decoded.
+    /// - Throws: As ``find(_:id:)``.
+    public func find<M: Model>(_ type: M.Type, key: [any DatabaseValueConvertible]) throws -> M? {
+        try withConnection { connection in
+            let table = try connection.table(for: M.self)
+            guard let sql = table.statements.find else { throw PersistenceError.noPrimaryKey(table) }
+            let arguments = StatementArguments(positional: try table.keyArguments(key))
+            return try connection.fetchModels(
+                M.self, table: table, sql: SQL(sql, arguments: arguments), limit: 1
+            )
+            .first
+        }
+    }
+
+    /// Whether a row has the primary key value.
+    ///
+    /// - Parameters:
+    ///   - type: The model type.
+    ///   - id: The key value.
+    /// - Returns: Whether the row exists.
+    /// - Throws: ``PersistenceError`` when the model has no single-column primary key.
+    public func exists<M: Model>(_ type: M.Type, id: some DatabaseValueConvertible) throws -> Bool {
+        try withConnection { connection in
+            let table = try connection.table(for: M.self)
+            return try connection.rowExists(table: table, key: table.keyArguments([id]))
+        }
+    }
+
+    /// Every model in the table, in rowid order.
+    ///
+    /// - Parameter type: The model type.
+    /// - Returns: The models.
+    /// - Throws: ``RowDecodingError`` when a row does not fit the model.
+    public func fetchAll<M: Model>(_ type: M.Type) throws -> [M] {
+        try withConnection { connection in
+            let table = try connection.table(for: M.self)
+            return try connection.fetchModels(M.self, table: table, sql: SQL(table.statements.selectAll))
+        }
+    }
+
+    /// The number of rows in the model's table.
+    ///
+    /// - Parameter type: The model type.
+    /// - Returns: The count.
+    /// - Throws: ``DatabaseError``.
+    public func count<M: Model>(_ type: M.Type) throws -> Int {
+        try withConnection { connection in
+            let table = try connection.table(for: M.self)
+            return try connection.fetchOne(Int.self, sql: SQL(table.statements.count)) ?? 0
+        }
+    }
+
+    /// Creates the model's table, or grows it to fit the model, now rather than on first use.
+    ///
+    /// What is automatic: a missing table is created with its indexes; a new property adds a
+    /// column (an optional one is NULL in old rows; a non-optional one needs a schema default);
+    /// new indexes and unique constraints are created. What is not: nothing is dropped,
+    /// renamed or converted; a removed property leaves its column; a changed type is an error.
+    ///
+    /// - Parameter type: The model type.
+    /// - Throws: ``SchemaError`` explaining what cannot be done and how to fix it.
+    public func migrate<M: Model>(_ type: M.Type) throws {
+        try withConnection { _ = try $0.table(for: M.self) }
+    }
+}
+
+extension Connection {
+    func rowExists(table: TableSchema, key: [DatabaseValue]) throws -> Bool {
+        guard let sql = table.statements.exists else { throw PersistenceError.noPrimaryKey(table) }
+        return try fetchOne(Int.self, sql: SQL(sql, arguments: StatementArguments(positional: key))) != nil
+    }
+
+    func deleteRow(table: TableSchema, key: [DatabaseValue]) throws -> Bool {
+        guard let sql = table.statements.delete else { throw PersistenceError.noPrimaryKey(table) }
+        try execute(SQL(sql, arguments: StatementArguments(positional: key)))
+        return changes > 0
+    }
+}
+
+extension TableSchema {
+    /// Converts key values given by the caller, checking their number against the key.
+    func keyArguments(_ key: [any DatabaseValueConvertible]) throws -> [DatabaseValue] {
+        guard !primaryKey.isEmpty else { throw PersistenceError.noPrimaryKey(self) }
+        guard key.count == primaryKey.count else {
+            throw PersistenceError(
+                "\(typeName)'s primary key has \(primaryKey.count) column(s) (\(primaryKey.joined(separator: ", "))) "
+                    + "but \(key.count) value(s) were given", table: tableName)
+        }
+        return try key.map { try $0.databaseValue() }
+    }
+}
+
+extension PersistenceError {
+    static func rowNotFound(table: TableSchema, key: [DatabaseValue]) -> PersistenceError {
+        PersistenceError(
+            "no row of \(table.tableName) has \(table.primaryKey.joined(separator: ", ")) = "
+                + key.map(\.description).joined(separator: ", ") + "; nothing was updated",
+            table: table.tableName, isRowNotFound: true)
+    }
+
+    static func noPrimaryKey(_ table: TableSchema) -> PersistenceError {
+        PersistenceError(
+            "\(table.typeName) has no primary key: declare one in its schema (primaryKey:) to update, "
+                + "find or delete by key", table: table.tableName)
+    }
+}

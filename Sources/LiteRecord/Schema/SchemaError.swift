@@ -1,0 +1,32 @@
+/// A model that cannot be mapped to its table: a key path that is not a stored property, a
+/// missing primary key, a column whose type changed, a column that cannot be added.
+///
+/// The message says what is wrong and how to fix it.
+public struct SchemaError: Error, Sendable, CustomStringConvertible {
+    /// What is wrong, in words.
+    public let message: String
+
+    init(_ message: String) {
+        self.message = message
+    }
+
+    public var description: String { message }
+}
+
+/// A write or read by primary key that found no row, or a model without the key it needs.
+public struct PersistenceError: Error, Sendable, CustomStringConvertible {
+    /// What is wrong, in words.
+    public let message: String
+    /// The table involved.
+    public let table: String
+    /// Whether no row has the model's primary key (an `update` of a row that does not exist).
+    public let isRowNotFound: Bool
+
+    init(_ message: String, table: String, isRowNotFound: Bool = false) {
+        self.message = message
+        self.table = table
+        self.isRowNotFound = isRowNotFound
+    }
+
+    public var description: String { message }
+}

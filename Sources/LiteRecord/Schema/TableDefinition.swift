@@ -1,0 +1,82 @@
+/// The DDL of a model's table: `CREATE TABLE`, `CREATE INDEX`, `ALTER TABLE ADD COLUMN`.
+///
+/// Identifiers are quoted. A column default is the one place a value is written into SQL text,
+/// because SQLite does not accept parameters in DDL: it comes from the model's schema (never
+/// from stored data) and is rendered as an escaped SQL literal.
+enum TableDefinition {
+    static func createTable(_ schema: TableSchema) throws -> String {
+        var lines: [String] = []
+        let inlineKey = schema.primaryKey.count == 1 ? schema.primaryKey[0] : nil
+        for column in schema.columns {
+            var line = "\(SQL.quoteIdentifier(column.name))"
+            if !column.declaredType.rawValue.isEmpty { line += " \(column.declaredType.rawValue)" }
+            if column.name == inlineKey {
+                line += " PRIMARY KEY"
+                if !column.isOptional && schema.rowIDKey == nil { line += " NOT NULL" }
+            } else {
+                line += try constraints(of: column)
+            }
+            lines.append(line)
+        }
+        if schema.primaryKey.count > 1 {
+            lines.append("PRIMARY KEY (\(quotedList(schema.primaryKey)))")
+        }
+        for unique in schema.uniques {
+            lines.append("UNIQUE (\(quotedList(unique)))")
+        }
+        return "CREATE TABLE IF NOT EXISTS \(SQL.quoteIdentifier(schema.tableName)) (\n    "
+            + lines.joined(separator: ",\n    ") + "\n)"
+    }
+
+    /// `NOT NULL`, `COLLATE` and `DEFAULT` of a column.
+    static func constraints(of column: TableSchema.Column) throws -> String {
+        var text = ""
+        if !column.isOptional { text += " NOT NULL" }
+        if let collation = column.collation { text += " COLLATE \(SQL.quoteIdentifier(collation.rawValue))" }
+        if let value = column.defaultValue { text += " DEFAULT \(try literal(value, column: column.name))" }
+        return text
+    }
+
+    static func addColumn(_ column: TableSchema.Column, to table: String) throws -> String {
+        var line = "ALTER TABLE \(SQL.quoteIdentifier(table)) ADD COLUMN \(SQL.quoteIdentifier(column.name))"
+        if !column.declaredType.rawValue.isEmpty { line += " \(column.declaredType.rawValue)" }
+        return line + (try constraints(of: column))
+    }
+
+    static func indexName(table: String, columns: [String], unique: Bool) -> String {
+        "\(table)_\(unique ? "unique" : "on")_\(columns.joined(separator: "_"))"
+    }
+
+    static func createIndex(table: String, columns: [String], unique: Bool) -> String {
+        let name = indexName(table: table, columns: columns, unique: unique)
+        return "CREATE \(unique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(SQL.quoteIdentifier(name)) "
+            + "ON \(SQL.quoteIdentifier(table)) (\(quotedList(columns)))"
+    }
+
+    static func quotedList(_ names: [String]) -> String {
+        names.map(SQL.quoteIdentifier).joined(separator: ", ")
+    }
+
+    /// An SQL literal for a schema default.
+    static func literal(_ value: DatabaseValue, column: String) throws -> String {
+        switch value {
+        case .null: return "NULL"
+        case .integer(let integer): return String(integer)
+        case .real(let real):
+            guard real.isFinite else { throw SchemaError("the default of \(column) must be a finite number") }
+            return "(\(real))"
+        case .text(let text):
+            guard !text.utf8.contains(0) else {
+                throw SchemaError(
+                    "the default of \(column) contains a NUL character, which SQL text cannot hold")
+            }
+            return "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+        case .blob(let data):
+            return "X'"
+                + data.map { byte in
+                    let hex = String(byte, radix: 16, uppercase: true)
+                    return byte < 16 ? "0" + hex : hex
+                }.joined() + "'"
+        }
+    }
+}
