@@ -44,6 +44,25 @@ private struct Player: Model, Equatable {
             #expect(bob.id == 2)
             let found: Player? = try db.find(Player.self, id: alice.id!)
             #expect(found == alice)
+            let top: [Player] = try db.query(Player.self)
+                .where { $0.score > 100 && $0.team == .red }
+                .order { $0.score.descending }
+                .limit(10)
+                .fetchAll()
+            #expect(top == [alice])
+            let veterans: Int = try db.query(Player.self).where { $0.stats.wins >= 3 }.count()  // JSON path
+            #expect(veterans == 1)
+            let pros: [Player] = try db.query(Player.self).where { $0.tags.contains("pro") }.fetchAll()
+            #expect(pros == [alice])
+            #expect(try db.query(Player.self).where { $0.team != .red }.fetchAll() == [bob])
+            #expect(try db.query(Player.self).where { $0.team == nil }.count() == 1)
+            #expect(
+                db.query(Player.self).where { $0.score > 100 && $0.team == .red }.order {
+                    $0.score.descending
+                }.limit(10)
+                    .sqlDescription
+                    == #"SELECT * FROM "players" WHERE (("score" > ?) AND ("team" IS ?)) ORDER BY "score" DESC LIMIT ? [100, 'red', 10]"#
+            )
             try db.transaction { tx in
                 try tx.delete(bob)
                 try tx.update(alice)

@@ -1,0 +1,142 @@
+import Foundation
+
+/// The proxy a query closure receives: one ``Column`` per stored property, reached by key path.
+///
+/// `$0.score` is the `score` column; `$0.stats.wins` is the `wins` member of the JSON held by
+/// the `stats` column. Nothing is evaluated in Swift: each operator builds SQL.
+@dynamicMemberLookup
+public struct Columns<M: Model> {
+    let table: Result<TableSchema, any Error>
+    let dateStorage: DateStorage
+
+    /// The column of a stored property.
+    public subscript<Value>(dynamicMember keyPath: KeyPath<M, Value>) -> Column<Value> {
+        do {
+            let table = try table.get()
+            let keyPathText = String(describing: keyPath)
+            guard let path = PropertyPath.resolve(keyPath as PartialKeyPath<M>) else {
+                throw SchemaError(
+                    "\(keyPathText) is not a stored property of \(table.typeName), so it has no column")
+            }
+            let column = try table.column(for: path, keyPathDescription: keyPathText)
+            let base = Column<Value>(
+                sql: SQL(SQL.quoteIdentifier(column.name)), columnName: column.name,
+                isNullable: column.isOptional,
+                isJSON: column.isJSON, collation: column.collation,
+                dateStorage: table.columnDateStorage[column.name] ?? dateStorage, jsonPath: nil, error: nil)
+            guard path.names.count > 1 else { return base }
+            return try base.jsonMember(Array(path.names.dropFirst()), keyPathText: keyPathText)
+        } catch {
+            return Column(failure: error)
+        }
+    }
+}
+
+/// A column, a value inside a JSON column, or an expression over them, typed by the Swift value
+/// it holds, so that comparisons are checked by the compiler.
+@dynamicMemberLookup
+public struct Column<Value> {
+    /// The SQL expression (a quoted column name, a JSON extraction, arithmetic).
+    let sql: SQL
+    /// The plain column this is, when it is one (updates can assign it).
+    let columnName: String?
+    /// Whether the expression can be NULL (an optional property, a JSON member).
+    let isNullable: Bool
+    /// Whether the value is stored as JSON text (arrays, dictionaries, nested structs).
+    let isJSON: Bool
+    let collation: Collation?
+    let dateStorage: DateStorage
+    /// The JSON column and path, for members of JSON values.
+    let jsonPath: (column: String, path: String)?
+    /// A problem found while building the expression, thrown when the query runs.
+    let error: (any Error)?
+
+    init(
+        sql: SQL, columnName: String?, isNullable: Bool, isJSON: Bool, collation: Collation?,
+        dateStorage: DateStorage, jsonPath: (column: String, path: String)?, error: (any Error)?
+    ) {
+        self.sql = sql
+        self.columnName = columnName
+        self.isNullable = isNullable
+        self.isJSON = isJSON
+        self.collation = collation
+        self.dateStorage = dateStorage
+        self.jsonPath = jsonPath
+        self.error = error
+    }
+
+    init(failure: any Error) {
+        self.init(
+            sql: SQL("NULL"), columnName: nil, isNullable: true, isJSON: false, collation: nil,
+            dateStorage: .text,
+            jsonPath: nil, error: failure)
+    }
+
+    /// An expression derived from this one (same error, no longer a plain column).
+    func derived<T>(_ sql: SQL, isNullable: Bool? = nil, isJSON: Bool = false) -> Column<T> {
+        Column<T>(
+            sql: sql, columnName: nil, isNullable: isNullable ?? self.isNullable, isJSON: isJSON,
+            collation: nil,
+            dateStorage: dateStorage, jsonPath: nil, error: error)
+    }
+
+    /// A member of the JSON value held by this column: `$0.stats.wins`.
+    public subscript<Member>(dynamicMember keyPath: KeyPath<Value, Member>) -> Column<Member> {
+        if let error { return Column<Member>(failure: error) }
+        let keyPathText = String(describing: keyPath)
+        guard let path = PropertyPath.resolve(keyPath as PartialKeyPath<Value>) else {
+            return Column<Member>(
+                failure: SchemaError(
+                    "\(keyPathText) is not a stored property, so it cannot be read from JSON"))
+        }
+        do {
+            return try jsonMember(path.names, keyPathText: keyPathText)
+        } catch {
+            return Column<Member>(failure: error)
+        }
+    }
+
+    /// Extends a JSON path by member names (or reads a first member of a JSON column).
+    func jsonMember<Member>(_ names: [String], keyPathText: String) throws -> Column<Member> {
+        let (column, basePath): (String, String)
+        if let jsonPath {
+            (column, basePath) = jsonPath
+        } else if let columnName, isJSON {
+            (column, basePath) = (columnName, "$")
+        } else {
+            throw SchemaError(
+                "\(keyPathText) reads inside a value that is not stored as JSON (\(Value.self)); only arrays, "
+                    + "dictionaries and nested structs are JSON columns")
+        }
+        let path = basePath + names.map { "." + JSONPathText.quote($0) }.joined()
+        return Column<Member>(
+            sql: "(\(SQL(SQL.quoteIdentifier(column))) ->> \(path))", columnName: nil, isNullable: true,
+            isJSON: false, collation: nil, dateStorage: .text, jsonPath: (column, path), error: nil)
+    }
+
+    /// The stored form of a Swift value compared with this column.
+    func storedValue(_ value: Value) -> (DatabaseValue, (any Error)?) where Value: Encodable {
+        do {
+            return (try StoredForm.databaseValue(value, dateStorage: dateStorage), nil)
+        } catch {
+            return (.null, error)
+        }
+    }
+}
+
+/// Converts a Swift value to what its column holds, with the same rules as the row encoder.
+enum StoredForm {
+    static func databaseValue<T: Encodable>(_ value: T, dateStorage: DateStorage) throws -> DatabaseValue {
+        if let date = value as? Date { return try dateStorage.databaseValue(for: date) }
+        if let convertible = value as? any DatabaseValueConvertible { return try convertible.databaseValue() }
+        return try ColumnValueEncoding.encode(value)
+    }
+}
+
+/// JSON path member names, quoted so any key works: `."my key"`.
+enum JSONPathText {
+    static func quote(_ name: String) -> String {
+        "\"" + name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            + "\""
+    }
+}

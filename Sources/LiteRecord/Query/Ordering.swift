@@ -1,0 +1,33 @@
+/// A sort key of a query: a column, ascending or descending, with NULLs first or last.
+public struct Ordering {
+    let sql: SQL
+    let error: (any Error)?
+
+    /// Where NULLs go.
+    public enum Nulls: Sendable {
+        case first, last
+    }
+}
+
+extension Column {
+    /// Smallest first. NULLs come first, as in SQLite (and as `nil` sorts before values in
+    /// LiteRecord's documentation of Swift optionals).
+    public var ascending: Ordering { Ordering(sql: "\(sql) ASC", error: error) }
+
+    /// Largest first; NULLs last.
+    public var descending: Ordering { Ordering(sql: "\(sql) DESC", error: error) }
+
+    /// Smallest first, with NULLs where you say.
+    ///
+    /// - Parameter nulls: `.first` or `.last`.
+    public func ascending(nulls: Ordering.Nulls) -> Ordering {
+        Ordering(sql: "\(sql) ASC NULLS \(SQL(nulls == .first ? "FIRST" : "LAST"))", error: error)
+    }
+
+    /// Largest first, with NULLs where you say.
+    ///
+    /// - Parameter nulls: `.first` or `.last`.
+    public func descending(nulls: Ordering.Nulls) -> Ordering {
+        Ordering(sql: "\(sql) DESC NULLS \(SQL(nulls == .first ? "FIRST" : "LAST"))", error: error)
+    }
+}

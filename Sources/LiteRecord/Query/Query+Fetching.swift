@@ -1,0 +1,138 @@
+extension Query {
+    /// Runs `body` with the table and a connection, after throwing any build error.
+    func run<T>(_ body: (Connection, TableSchema) throws -> T) throws -> T {
+        if let buildError { throw buildError }
+        return try context.withConnection { connection in
+            try body(connection, try connection.table(for: M.self))
+        }
+    }
+
+    /// Every matching model.
+    ///
+    /// - Returns: The models, in the query's order.
+    /// - Throws: ``SchemaError`` for a key path that is not a column, ``DatabaseError``,
+    ///   ``RowDecodingError``.
+    public func fetchAll() throws -> [M] {
+        try run { connection, table in
+            try connection.fetchModels(M.self, table: table, sql: selectSQL("*", table: table))
+        }
+    }
+
+    /// The first matching model, or `nil`.
+    ///
+    /// - Returns: The model.
+    /// - Throws: As ``fetchAll()``.
+    public func fetchOne() throws -> M? {
+        try run { connection, table in
+            try connection.fetchModels(
+                M.self, table: table, sql: limit(1).selectSQL("*", table: table), limit: 1
+            )
+            .first
+        }
+    }
+
+    /// The first matching model, or `nil`; the same as ``fetchOne()``.
+    ///
+    /// - Returns: The model.
+    /// - Throws: As ``fetchAll()``.
+    public func first() throws -> M? {
+        try fetchOne()
+    }
+
+    /// Decodes the matching models one at a time, without holding them all in memory.
+    ///
+    /// - Parameter body: Called with each model; throwing stops the iteration.
+    /// - Throws: As ``fetchAll()``, or what `body` throws.
+    public func forEach(_ body: (M) throws -> Void) throws {
+        try run { connection, table in
+            try connection.withStatement(selectSQL("*", table: table)) { statement in
+                let context = RowDecodingContext(
+                    source: statement,
+                    decoder: table.rowDecoder(dateStorage: connection.configuration.dateStorage),
+                    type: M.self)
+                while try statement.step() {
+                    try body(context.decodeRow())
+                }
+            }
+        }
+    }
+
+    /// The number of matching rows (within the limit, when there is one).
+    ///
+    /// - Returns: The count.
+    /// - Throws: ``SchemaError``, ``DatabaseError``.
+    public func count() throws -> Int {
+        try run { connection, table in
+            let sql: SQL =
+                limitCount == nil && offsetCount == nil && !isDistinct
+                ? selectSQL("count(*)", table: table, ordered: false)
+                : "SELECT count(*) FROM (\(selectSQL("*", table: table)))"
+            return try connection.fetchOne(Int.self, sql: sql) ?? 0
+        }
+    }
+
+    /// Whether any row matches.
+    ///
+    /// - Returns: `true` when at least one row matches.
+    /// - Throws: ``SchemaError``, ``DatabaseError``.
+    public func exists() throws -> Bool {
+        try run { connection, table in
+            let inner = limit(1).selectSQL("1", table: table, ordered: false)
+            return try connection.fetchOne(Bool.self, sql: "SELECT EXISTS (\(inner))") ?? false
+        }
+    }
+
+    // MARK: - Aggregates
+
+    private func aggregate<T: Decodable>(
+        _ function: String, _ column: (Columns<M>) -> Column<some Any>, as type: T.Type
+    )
+        throws -> T?
+    {
+        let selected = column(columns)
+        if let error = selected.error { throw error }
+        return try run { connection, table in
+            try connection.fetchOne(
+                T?.self,
+                sql: selectSQL(
+                    "\(SQL(function))(\(selected.sql))", table: table, ordered: false, limited: false)
+            ) ?? nil
+        }
+    }
+
+    /// The sum of a numeric column over the matching rows; 0 when none match.
+    ///
+    /// - Parameter column: `{ $0.score }`.
+    /// - Returns: The sum, of the column's type.
+    /// - Throws: ``DatabaseError`` (an integer overflow, for instance).
+    public func sum<Value: Numeric & Decodable>(_ column: (Columns<M>) -> Column<Value>) throws -> Value {
+        try aggregate("sum", column, as: Value.self) ?? 0
+    }
+
+    /// The smallest value of a column over the matching rows, or `nil` when none match.
+    ///
+    /// - Parameter column: `{ $0.score }`.
+    /// - Returns: The minimum.
+    /// - Throws: ``DatabaseError``, ``RowDecodingError``.
+    public func min<Value: Comparable & Decodable>(_ column: (Columns<M>) -> Column<Value>) throws -> Value? {
+        try aggregate("min", column, as: Value.self)
+    }
+
+    /// The largest value of a column over the matching rows, or `nil` when none match.
+    ///
+    /// - Parameter column: `{ $0.score }`.
+    /// - Returns: The maximum.
+    /// - Throws: ``DatabaseError``, ``RowDecodingError``.
+    public func max<Value: Comparable & Decodable>(_ column: (Columns<M>) -> Column<Value>) throws -> Value? {
+        try aggregate("max", column, as: Value.self)
+    }
+
+    /// The average of a numeric column over the matching rows, or `nil` when none match.
+    ///
+    /// - Parameter column: `{ $0.score }`.
+    /// - Returns: The average as a `Double`.
+    /// - Throws: ``DatabaseError``.
+    public func average<Value: Numeric>(_ column: (Columns<M>) -> Column<Value>) throws -> Double? {
+        try aggregate("avg", column, as: Double.self)
+    }
+}

@@ -1,0 +1,179 @@
+/// A query on a model's table, built step by step and run when asked for results.
+///
+/// Each method returns a new query; nothing runs until a fetch, count or change.
+///
+/// ```swift
+/// let top = try db.query(Player.self)
+///     .where { $0.score > 100 && $0.team == .red }
+///     .order { $0.score.descending }
+///     .limit(10)
+///     .fetchAll()
+/// ```
+///
+/// The generated SQL is stable and visible: `query.sqlDescription`.
+///
+/// ## Topics
+/// - ``where(_:)``
+/// - ``where(sql:)``
+/// - ``order(_:)-(Ordering)``
+/// - ``limit(_:offset:)``
+/// - ``fetchAll()``
+/// - ``fetchOne()``
+/// - ``count()``
+/// - ``exists()``
+/// - ``updateAll(_:)``
+/// - ``deleteAll()``
+public struct Query<M: Model> {
+    let context: any DatabaseContext
+    let dateStorage: DateStorage
+    var predicates: [Predicate] = []
+    var orderings: [Ordering] = []
+    var limitCount: Int?
+    var offsetCount: Int?
+    var isDistinct = false
+
+    init(context: any DatabaseContext, dateStorage: DateStorage) {
+        self.context = context
+        self.dateStorage = dateStorage
+    }
+
+    var columns: Columns<M> {
+        Columns(table: Result { try TableSchemaCache.schema(for: M.self) }, dateStorage: dateStorage)
+    }
+
+    /// Keeps the rows for which the condition holds (several `where` calls must all hold).
+    ///
+    /// - Parameter condition: Builds the condition from the columns: `{ $0.score > 100 }`.
+    /// - Returns: The narrowed query.
+    public func `where`(_ condition: (Columns<M>) -> Predicate) -> Query {
+        var copy = self
+        copy.predicates.append(condition(columns))
+        return copy
+    }
+
+    /// Keeps the rows for which an SQL condition holds; values interpolated are bound.
+    ///
+    /// - Parameter sql: A boolean SQL expression: `"score > \(minimum)"`.
+    /// - Returns: The narrowed query.
+    public func `where`(sql: SQL) -> Query {
+        var copy = self
+        copy.predicates.append(Predicate(sql: sql))
+        return copy
+    }
+
+    /// Sorts by one key (replacing earlier sort keys).
+    ///
+    /// - Parameter ordering: `{ $0.score.descending }`.
+    /// - Returns: The sorted query.
+    public func order(_ ordering: (Columns<M>) -> Ordering) -> Query {
+        var copy = self
+        copy.orderings = [ordering(columns)]
+        return copy
+    }
+
+    /// Sorts by several keys, in order (replacing earlier sort keys).
+    ///
+    /// - Parameter orderings: `{ [$0.team.ascending, $0.score.descending] }`.
+    /// - Returns: The sorted query.
+    public func order(_ orderings: (Columns<M>) -> [Ordering]) -> Query {
+        var copy = self
+        copy.orderings = orderings(columns)
+        return copy
+    }
+
+    /// Returns at most `count` rows, after skipping `offset`.
+    ///
+    /// - Parameters:
+    ///   - count: The maximum number of rows.
+    ///   - offset: How many rows to skip first.
+    /// - Returns: The limited query.
+    public func limit(_ count: Int, offset: Int? = nil) -> Query {
+        var copy = self
+        copy.limitCount = count
+        copy.offsetCount = offset ?? offsetCount
+        return copy
+    }
+
+    /// Skips `count` rows.
+    ///
+    /// - Parameter count: How many rows to skip.
+    /// - Returns: The query.
+    public func offset(_ count: Int) -> Query {
+        var copy = self
+        copy.offsetCount = count
+        return copy
+    }
+
+    /// Removes duplicate rows from the results.
+    ///
+    /// - Returns: The query.
+    public func distinct() -> Query {
+        var copy = self
+        copy.isDistinct = true
+        return copy
+    }
+
+    // MARK: - SQL
+
+    /// The first problem found while building the query (a key path that is not a column, a
+    /// value that cannot be stored), thrown when it runs.
+    var buildError: (any Error)? {
+        predicates.lazy.compactMap(\.error).first ?? orderings.lazy.compactMap(\.error).first
+    }
+
+    func whereClause() -> SQL {
+        guard let first = predicates.first else { return "" }
+        let combined = predicates.dropFirst().reduce(first.sql) { "\($0) AND \($1.sql)" }
+        return " WHERE \(combined)"
+    }
+
+    func orderClause() -> SQL {
+        guard let first = orderings.first else { return "" }
+        let combined = orderings.dropFirst().reduce(first.sql) { "\($0), \($1.sql)" }
+        return " ORDER BY \(combined)"
+    }
+
+    func limitClause() -> SQL {
+        if let limitCount {
+            if let offsetCount { return " LIMIT \(limitCount) OFFSET \(offsetCount)" }
+            return " LIMIT \(limitCount)"
+        }
+        if let offsetCount { return " LIMIT -1 OFFSET \(offsetCount)" }
+        return ""
+    }
+
+    /// `SELECT <selection> FROM table WHERE ... ORDER BY ... LIMIT ...`
+    func selectSQL(_ selection: SQL, table: TableSchema, ordered: Bool = true, limited: Bool = true) -> SQL {
+        let distinct: SQL = isDistinct ? "DISTINCT " : ""
+        var sql: SQL = "SELECT \(distinct)\(selection) FROM \(SQL(SQL.quoteIdentifier(table.tableName)))"
+        sql.append(whereClause())
+        if ordered { sql.append(orderClause()) }
+        if limited { sql.append(limitClause()) }
+        return sql
+    }
+
+    /// The SELECT this query runs, with its arguments, for debugging and tests.
+    public var sqlDescription: String {
+        do {
+            if let buildError { throw buildError }
+            let table = try TableSchemaCache.schema(for: M.self)
+            return selectSQL("*", table: table).description
+        } catch {
+            return "invalid query: \(error)"
+        }
+    }
+}
+
+extension Query: CustomStringConvertible {
+    public var description: String { sqlDescription }
+}
+
+extension DatabaseContext {
+    /// Starts a query on a model's table.
+    ///
+    /// - Parameter type: The model type.
+    /// - Returns: A query matching every row; narrow it with `where`, sort it with `order`.
+    public func query<M: Model>(_ type: M.Type) -> Query<M> {
+        Query(context: self, dateStorage: withConnection { $0.configuration.dateStorage })
+    }
+}
