@@ -1,7 +1,21 @@
 /// A sort key of a query: a column, ascending or descending, with NULLs first or last.
-public struct Ordering {
-    let sql: SQL
+///
+/// Several keys are an array literal: `.order { [$0.team.ascending, $0.score.descending] }`.
+public struct Ordering: ExpressibleByArrayLiteral {
+    /// The sort terms, most significant first.
+    let terms: [SQL]
     let error: (any Error)?
+
+    init(sql: SQL, error: (any Error)?) {
+        self.terms = [sql]
+        self.error = error
+    }
+
+    /// Several sort keys, most significant first.
+    public init(arrayLiteral elements: Ordering...) {
+        self.terms = elements.flatMap(\.terms)
+        self.error = elements.lazy.compactMap(\.error).first
+    }
 
     /// Where NULLs go.
     public enum Nulls: Sendable {

@@ -15,7 +15,7 @@
 /// ## Topics
 /// - ``where(_:)``
 /// - ``where(sql:)``
-/// - ``order(_:)-(Ordering)``
+/// - ``order(_:)``
 /// - ``limit(_:offset:)``
 /// - ``fetchAll()``
 /// - ``fetchOne()``
@@ -61,23 +61,14 @@ public struct Query<M: Model> {
         return copy
     }
 
-    /// Sorts by one key (replacing earlier sort keys).
+    /// Sorts by one key, or several in an array (replacing earlier sort keys).
     ///
-    /// - Parameter ordering: `{ $0.score.descending }`.
+    /// - Parameter ordering: `{ $0.score.descending }` or
+    ///   `{ [$0.team.ascending(nulls: .last), $0.score.descending] }`.
     /// - Returns: The sorted query.
     public func order(_ ordering: (Columns<M>) -> Ordering) -> Query {
         var copy = self
         copy.orderings = [ordering(columns)]
-        return copy
-    }
-
-    /// Sorts by several keys, in order (replacing earlier sort keys).
-    ///
-    /// - Parameter orderings: `{ [$0.team.ascending, $0.score.descending] }`.
-    /// - Returns: The sorted query.
-    public func order(_ orderings: (Columns<M>) -> [Ordering]) -> Query {
-        var copy = self
-        copy.orderings = orderings(columns)
         return copy
     }
 
@@ -128,8 +119,9 @@ public struct Query<M: Model> {
     }
 
     func orderClause() -> SQL {
-        guard let first = orderings.first else { return "" }
-        let combined = orderings.dropFirst().reduce(first.sql) { "\($0), \($1.sql)" }
+        let terms = orderings.flatMap(\.terms)
+        guard let first = terms.first else { return "" }
+        let combined = terms.dropFirst().reduce(first) { "\($0), \($1)" }
         return " ORDER BY \(combined)"
     }
 
