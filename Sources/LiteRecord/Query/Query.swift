@@ -31,6 +31,7 @@ public struct Query<M: Model> {
     var limitCount: Int?
     var offsetCount: Int?
     var isDistinct = false
+    var groupKeys: [PropertyReference] = []
 
     init(context: any DatabaseContext, dateStorage: DateStorage) {
         self.context = context
@@ -109,7 +110,16 @@ public struct Query<M: Model> {
     /// The first problem found while building the query (a key path that is not a column, a
     /// value that cannot be stored), thrown when it runs.
     var buildError: (any Error)? {
-        predicates.lazy.compactMap(\.error).first ?? orderings.lazy.compactMap(\.error).first
+        if let error = predicates.lazy.compactMap(\.error).first ?? orderings.lazy.compactMap(\.error).first {
+            return error
+        }
+        guard !groupKeys.isEmpty else { return nil }
+        do {
+            _ = try groupClause(TableSchemaCache.schema(for: M.self))
+            return nil
+        } catch {
+            return error
+        }
     }
 
     func whereClause() -> SQL {
@@ -139,6 +149,7 @@ public struct Query<M: Model> {
         let distinct: SQL = isDistinct ? "DISTINCT " : ""
         var sql: SQL = "SELECT \(distinct)\(selection) FROM \(SQL(SQL.quoteIdentifier(table.tableName)))"
         sql.append(whereClause())
+        sql.append((try? groupClause(table)) ?? "")
         if ordered { sql.append(orderClause()) }
         if limited { sql.append(limitClause()) }
         return sql
