@@ -199,8 +199,38 @@ final class CStatement {
     }
 
     /// A column of the current row as an integer.
+    @inline(__always)
     func int64(at index: Int32) -> Int64 {
         sqlite3_column_int64(handle, index)
+    }
+
+    /// A column of the current row as a double.
+    @inline(__always)
+    func double(at index: Int32) -> Double {
+        sqlite3_column_double(handle, index)
+    }
+
+    /// Whether a column of the current row is NULL.
+    @inline(__always)
+    func isNull(at index: Int32) -> Bool {
+        sqlite3_column_type(handle, index) == SQLITE_NULL
+    }
+
+    /// The UTF-8 bytes of a column of the current row (`sqlite3_column_text`, then
+    /// `sqlite3_column_bytes`), empty for NULL; valid until the next step or reset.
+    @inline(__always)
+    func textBytes(at index: Int32) -> UnsafeBufferPointer<UInt8> {
+        guard let bytes = sqlite3_column_text(handle, index) else {
+            return UnsafeBufferPointer(start: nil, count: 0)
+        }
+        return UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, index)))
+    }
+
+    /// A column of the current row as a `String` of its full byte length (NUL characters
+    /// included; invalid UTF-8 repaired), empty for NULL.
+    @inline(__always)
+    func string(at index: Int32) -> String {
+        String(decoding: textBytes(at: index), as: UTF8.self)
     }
 
     /// A column of the current row as text, `nil` for NULL.

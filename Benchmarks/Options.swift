@@ -1,6 +1,6 @@
 /// The command line of `LiteRecordBenchmarks`.
 struct Options: Sendable, Equatable {
-    /// The default size N.
+    /// The default size N of a workload that does not set its own (``Workload/defaultSize``).
     static let defaultSize = 2_000
     /// The default number of recorded rounds (after one warm-up round).
     static let defaultRounds = 7
@@ -9,7 +9,8 @@ struct Options: Sendable, Equatable {
     static let quickRounds = 3
 
     var quick = false
-    var size = Options.defaultSize
+    /// N for every workload (`--size`, or `--quick`'s), or `nil` for each workload's own default.
+    var size: Int?
     var rounds = Options.defaultRounds
     var filter: String?
     var jsonPath: String?
@@ -30,7 +31,9 @@ struct Options: Sendable, Equatable {
 
         Options:
           --quick          Small N (\(quickSize)) and \(quickRounds) rounds: a smoke test for CI.
-          --size N         Size parameter N, such as rows to insert (default \(defaultSize)).
+          --size N         Size parameter N, such as rows to insert, for every workload
+                           (default: each workload's own, shown by --list; \(defaultSize) unless
+                           the workload sets one).
           --rounds K       Measured rounds after one warm-up round (default \(defaultRounds)).
           --filter NAME    Only workloads whose slug (or group slug) contains NAME.
           --json PATH      Also write the results as a JSON array to PATH.
@@ -88,7 +91,7 @@ struct Options: Sendable, Equatable {
                 throw UsageError("unknown option '\(argument)'")
             }
         }
-        options.size = explicitSize ?? (options.quick ? quickSize : defaultSize)
+        options.size = explicitSize ?? (options.quick ? quickSize : nil)
         options.rounds = explicitRounds ?? (options.quick ? quickRounds : defaultRounds)
         return .run(options)
     }

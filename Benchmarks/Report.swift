@@ -12,22 +12,25 @@ enum Report {
             "machine  \(cpu), \(machine.system)",
             "SQLite   \(machine.sqliteVersion); both sides: \(settings.joined(separator: ", "))",
             "date     \(machine.date)",
-            "N        \(options.size)" + (options.quick ? " (--quick)" : ""),
+            "N        "
+                + (options.size.map { "\($0)" + (options.quick ? " (--quick)" : "") }
+                    ?? "each workload's default (column N)"),
             "rounds   \(options.rounds) measured after 1 warm-up, C and LiteRecord interleaved",
             "scratch  \(scratch)",
         ]
         return lines.joined(separator: "\n")
     }
 
-    /// The aligned results table: medians, min–max spreads, ratio and per-operation costs.
+    /// The aligned results table: N, medians, min–max spreads, ratio and per-operation costs.
     static func table(_ results: [WorkloadResult]) -> String {
         let headers = [
-            "workload", "C median (ms)", "LiteRecord median (ms)", "C spread (ms)",
+            "workload", "N", "C median (ms)", "LiteRecord median (ms)", "C spread (ms)",
             "LiteRecord spread (ms)", "ratio", "C µs/op", "LiteRecord µs/op", "op",
         ]
         let rows = results.map { result in
             [
                 result.slug,
+                "\(result.size)",
                 milliseconds(result.c.median),
                 milliseconds(result.literecord.median),
                 milliseconds(result.c.min) + "–" + milliseconds(result.c.max),

@@ -4,7 +4,8 @@ import Foundation
 /// interleaved inside each round and the order alternating from round to round, so drift in
 /// the machine (frequency, page cache, other processes) hits both sides alike.
 struct Runner {
-    let size: Int
+    /// N for every workload, or `nil` for each workload's ``Workload/defaultSize``.
+    let size: Int?
     let rounds: Int
     let scratch: ScratchDirectory
 
@@ -16,6 +17,7 @@ struct Runner {
     /// - Returns: Both sides' timings.
     /// - Throws: ``RunError`` wrapping the first failure, with the workload, side and round.
     func run(_ workload: Workload, of group: WorkloadGroup) throws -> WorkloadResult {
+        let size = self.size ?? workload.defaultSize
         let trial: Trial
         let setupDirectory: URL
         do {
@@ -31,7 +33,7 @@ struct Runner {
             // Alternate which side goes first: C first in even rounds, LiteRecord in odd ones.
             let order: [Side] = round % 2 == 0 ? [.c, .literecord] : [.literecord, .c]
             for side in order {
-                let elapsed = try runOnce(trial, side: side, round: round, slug: workload.slug)
+                let elapsed = try runOnce(trial, side: side, size: size, round: round, slug: workload.slug)
                 if round > 0 { samples[side, default: Samples()].append(elapsed) }
             }
         }
@@ -47,7 +49,9 @@ struct Runner {
     }
 
     /// One side, one round, in its own fresh directory.
-    private func runOnce(_ trial: Trial, side: Side, round: Int, slug: String) throws -> Duration {
+    private func runOnce(_ trial: Trial, side: Side, size: Int, round: Int, slug: String) throws
+        -> Duration
+    {
         do {
             let directory = try scratch.makeSubdirectory("\(slug)-\(side.rawValue)-\(round)")
             let elapsed = try trial.run(side, RoundContext(size: size, round: round, directory: directory))

@@ -18,6 +18,8 @@ struct Workload: Sendable {
     let description: String
     /// What one operation is, for per-operation costs: `row`, `lookup`, ...
     let unit: String
+    /// The size N used when the command line sets none (neither `--size` nor `--quick`).
+    let defaultSize: Int
     /// How many operations one measurement performs, given the size N.
     let operations: @Sendable (_ size: Int) -> Int
     private let makeTrial: @Sendable (SetupContext) throws -> Trial
@@ -28,6 +30,7 @@ struct Workload: Sendable {
     ///   - slug: Its name in the report.
     ///   - description: One line.
     ///   - unit: What one operation is.
+    ///   - defaultSize: N when the command line sets none; ``Options/defaultSize`` by default.
     ///   - operations: Operations per measurement for a size N; N itself by default.
     ///   - setup: Builds the shared fixture, once per run, untimed.
     ///   - c: Does the work with the C API once; returns the measured time.
@@ -36,6 +39,7 @@ struct Workload: Sendable {
         slug: String,
         description: String,
         unit: String = "row",
+        defaultSize: Int = Options.defaultSize,
         operations: @escaping @Sendable (_ size: Int) -> Int = { $0 },
         setup: @escaping @Sendable (SetupContext) throws -> Fixture,
         c: @escaping @Sendable (Fixture, RoundContext) throws -> Duration,
@@ -44,6 +48,7 @@ struct Workload: Sendable {
         self.slug = slug
         self.description = description
         self.unit = unit
+        self.defaultSize = defaultSize
         self.operations = operations
         self.makeTrial = { context in
             let fixture = try setup(context)
@@ -120,7 +125,8 @@ struct WorkloadGroup: Sendable {
 /// Every workload the harness knows, in report order.
 enum Catalog {
     static let groups: [WorkloadGroup] = [
-        ClassicInserts.group
+        ClassicInserts.group,
+        DesignTargets.group,
     ]
 
     /// The workloads whose slug, or whose group's slug, contains `filter` (ignoring case).

@@ -26,7 +26,8 @@ func main() -> Int32 {
     let selected = Catalog.select(options.filter)
     if options.listOnly {
         for (group, workload) in selected {
-            print("\(workload.slug)  (\(group.slug)): \(workload.description)")
+            let size = options.size ?? workload.defaultSize
+            print("\(workload.slug)  (\(group.slug), N = \(size)): \(workload.description)")
         }
         return 0
     }
@@ -64,7 +65,9 @@ func main() -> Int32 {
             try write(Report.json(results, rounds: options.rounds), to: path)
         }
         if let path = options.svgPath {
-            let title = "LiteRecord vs C, N = \(options.size), median of \(options.rounds) rounds"
+            let sizes = Set(results.map(\.size))
+            let size = sizes.count == 1 ? "N = \(sizes.first ?? 0)" : "N per workload"
+            let title = "LiteRecord vs C, \(size), median of \(options.rounds) rounds"
             try write(Data(SVGChart(results: results, title: title).render().utf8), to: path)
         }
         return 0
