@@ -1,4 +1,5 @@
 import CSQLite
+import Foundation
 
 /// Where a row decoder reads columns from: the statement's current row (the fast path of
 /// every fetch) or a ``Row`` already copied out.
@@ -15,6 +16,8 @@ protocol ColumnSource {
     func sourceIsNull(at index: Int) -> Bool
     /// The column's value; throws ``ValueConversionError`` for text that is not UTF-8.
     func sourceValue(at index: Int) throws -> DatabaseValue
+    /// The bytes of a TEXT or BLOB column, or `nil` for other storage classes.
+    func sourceJSONBytes(at index: Int) -> Data?
 }
 
 extension Statement: ColumnSource {
@@ -24,6 +27,7 @@ extension Statement: ColumnSource {
     func sourceColumnIndex(named name: String) -> Int? { columns.index(of: name) }
     func sourceIsNull(at index: Int) -> Bool { storageClass(at: index) == SQLITE_NULL }
     func sourceValue(at index: Int) throws -> DatabaseValue { try value(at: index) }
+    func sourceJSONBytes(at index: Int) -> Data? { jsonBytes(at: index) }
 }
 
 /// A copied row as a column source.
@@ -35,4 +39,11 @@ struct CopiedRowSource: ColumnSource {
     func sourceColumnIndex(named name: String) -> Int? { row.columns.index(of: name) }
     func sourceIsNull(at index: Int) -> Bool { row.values[index].isNull }
     func sourceValue(at index: Int) throws -> DatabaseValue { row.values[index] }
+    func sourceJSONBytes(at index: Int) -> Data? {
+        switch row.values[index] {
+        case .text(let text): Data(text.utf8)
+        case .blob(let data): data
+        default: nil
+        }
+    }
 }

@@ -47,9 +47,11 @@ final class RowDecodingContext<Source: ColumnSource, Value: Decodable> {
     let columnDateStorage: [String: DateStorage]
     let typeName: String
     let keyToColumn: [String: String]?
-    /// Decodes one-column results into plain values without building a container.
-    private let convertibleType: (any DatabaseValueConvertible.Type)?
-    private var columnLookup = ColumnLookup()
+    /// Plain values and collections read the first column instead of a keyed container;
+    /// decided once, not per row.
+    private let readsFirstColumn: Bool
+    // Only ever touched by the one fetch that owns this context, on one thread.
+    @exclusivity(unchecked) private var columnLookup = ColumnLookup()
 
     init(source: Source, decoder: RowDecoder, type: Value.Type) {
         self.source = source
@@ -57,14 +59,15 @@ final class RowDecodingContext<Source: ColumnSource, Value: Decodable> {
         self.columnDateStorage = decoder.columnDateStorage
         self.keyToColumn = decoder.keyToColumn
         self.typeName = String(describing: Value.self)
-        self.convertibleType = Value.self as? any DatabaseValueConvertible.Type
+        self.readsFirstColumn =
+            Value.self is any DatabaseValueConvertible.Type || Value.self is any Collection.Type
     }
 
     /// Decodes the source's current row.
     func decodeRow() throws -> Value {
         columnLookup.beginRow()
         // Plain values, and collections (arrays, sets, dictionaries: JSON), read the first column.
-        if convertibleType != nil || Value.self is any Collection.Type {
+        if readsFirstColumn {
             return try decode(Value.self, at: firstColumn(expected: Value.self), codingPath: [])
         }
         return try Value(from: RowDecoding(context: self))
@@ -72,18 +75,21 @@ final class RowDecodingContext<Source: ColumnSource, Value: Decodable> {
 
     // MARK: Columns
 
-    func columnIndex(for key: any CodingKey) -> Int? {
+    @inline(__always)
+    func columnIndex<Key: CodingKey>(for key: Key) -> Int? {
         columnLookup.index(of: columnName(for: key), in: source)
     }
 
     /// The column a coding key reads.
     @inline(__always)
-    func columnName(for key: any CodingKey) -> String {
+    func columnName<Key: CodingKey>(for key: Key) -> String {
         guard let keyToColumn else { return key.stringValue }
         return keyToColumn[key.stringValue] ?? key.stringValue
     }
 
-    func requireColumn<T>(_ key: any CodingKey, expected: T.Type, codingPath: [any CodingKey]) throws -> Int {
+    func requireColumn<T, Key: CodingKey>(_ key: Key, expected: T.Type, codingPath: [any CodingKey]) throws
+        -> Int
+    {
         guard let index = columnIndex(for: key) else {
             throw RowDecodingError.missingColumn(
                 columnName(for: key), available: source.sourceColumnNames, decodedType: typeName,
@@ -134,6 +140,17 @@ final class RowDecodingContext<Source: ColumnSource, Value: Decodable> {
         }
         if let convertible = T.self as? any DatabaseValueConvertible.Type {
             return try decodeConvertible(convertible, at: index, codingPath: codingPath)
+        }
+        // Known JSON types decode straight from the column's bytes, with no String in between.
+        if JSONTypeMemo.isKnownJSON(T.self, encoding: false), let bytes = source.sourceJSONBytes(at: index) {
+            do {
+                return try JSONColumn.decoder.decode(T.self, from: bytes)
+            } catch let error as DecodingError {
+                let value = try value(at: index, expected: T.self, codingPath: codingPath)
+                throw failure(
+                    value, at: index, expected: T.self, codingPath: codingPath,
+                    JSONColumnError(underlying: error))
+            }
         }
         let value = try value(at: index, expected: T.self, codingPath: codingPath)
         do {

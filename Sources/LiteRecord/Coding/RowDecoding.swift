@@ -72,6 +72,70 @@ struct RowKeyedDecodingContainer<Key: CodingKey, Source: ColumnSource, Value: De
         return try context.decode(T.self, at: index, codingPath: [key])
     }
 
+    // `decodeIfPresent` by default asks `contains`, `decodeNil` and `decode` in turn: three
+    // lookups. One lookup and one NULL check do the same.
+    @inline(__always)
+    private func optional<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T? {
+        guard let index = context.columnIndex(for: key), !context.source.sourceIsNull(at: index) else {
+            return nil
+        }
+        return try context.decode(T.self, at: index, codingPath: [key])
+    }
+
+    @inline(__always)
+    private func optionalPrimitive<T: DatabaseValueConvertible>(_ type: T.Type, _ key: Key) throws -> T? {
+        guard let index = context.columnIndex(for: key), !context.source.sourceIsNull(at: index) else {
+            return nil
+        }
+        return try context.decodePrimitive(T.self, at: index, codingPath: [key])
+    }
+
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
+        try optionalPrimitive(type, key)
+    }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+        try optionalPrimitive(type, key)
+    }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+        try optionalPrimitive(type, key)
+    }
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
+        try optionalPrimitive(type, key)
+    }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
+        try optionalPrimitive(type, key)
+    }
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
+        try optionalPrimitive(type, key)
+    }
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? {
+        try optionalPrimitive(type, key)
+    }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
+        try optionalPrimitive(type, key)
+    }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
+        try optionalPrimitive(type, key)
+    }
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? {
+        try optionalPrimitive(type, key)
+    }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? {
+        try optionalPrimitive(type, key)
+    }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
+        try optionalPrimitive(type, key)
+    }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
+        try optionalPrimitive(type, key)
+    }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
+        try optionalPrimitive(type, key)
+    }
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        try optional(type, key)
+    }
+
     func nestedContainer<NestedKey: CodingKey>(
         keyedBy type: NestedKey.Type, forKey key: Key
     ) throws -> KeyedDecodingContainer<NestedKey> {
