@@ -51,7 +51,7 @@ extension DatabaseContext {
             try connection.withStatement(sql) { statement in
                 guard try statement.step() else { return T?.none }
                 return try RowDecodingContext(source: statement, decoder: connection.rowDecoder, type: T.self)
-                    .decodeRow()
+                    .decodeRow(T.self)
             }
         }
     }
@@ -71,7 +71,7 @@ extension DatabaseContext {
                 let context = RowDecodingContext(
                     source: statement, decoder: connection.rowDecoder, type: T.self)
                 while try statement.step() {
-                    try body(context.decodeRow())
+                    try body(context.decodeRow(T.self))
                 }
             }
         }

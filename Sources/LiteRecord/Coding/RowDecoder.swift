@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 
 /// Decodes `Decodable` values from rows.
@@ -36,12 +37,22 @@ public struct RowDecoder: Sendable {
     /// - Returns: The decoded value.
     /// - Throws: ``RowDecodingError``, or what the type's own `init(from:)` throws.
     public func decode<T: Decodable>(_ type: T.Type, from row: Row) throws -> T {
-        try RowDecodingContext(source: CopiedRowSource(row: row), decoder: self, type: T.self).decodeRow()
+        try RowDecodingContext(source: CopiedRowSource(row: row), decoder: self, type: T.self).decodeRow(
+            T.self)
     }
 }
 
 /// Everything one fetch needs to decode its rows; made once per statement and reused per row.
-final class RowDecodingContext<Source: ColumnSource, Value: Decodable> {
+///
+/// Deliberately not generic: the containers that call it are generic over the user's coding
+/// keys, and every extra generic parameter here would be resolved at run time on each call.
+final class RowDecodingContext {
+    /// Where the row is read from.
+    enum Source {
+        case statement(Statement)
+        case row(CopiedRowSource)
+    }
+
     let source: Source
     let dateStorage: DateStorage
     let columnDateStorage: [String: DateStorage]
@@ -53,142 +64,225 @@ final class RowDecodingContext<Source: ColumnSource, Value: Decodable> {
     // Only ever touched by the one fetch that owns this context, on one thread.
     @exclusivity(unchecked) private var columnLookup = ColumnLookup()
 
-    init(source: Source, decoder: RowDecoder, type: Value.Type) {
-        self.source = source
+    init(source: Statement, decoder: RowDecoder, type: Any.Type) {
+        self.source = .statement(source)
         self.dateStorage = decoder.dateStorage
         self.columnDateStorage = decoder.columnDateStorage
         self.keyToColumn = decoder.keyToColumn
-        self.typeName = String(describing: Value.self)
-        self.readsFirstColumn =
-            Value.self is any DatabaseValueConvertible.Type || Value.self is any Collection.Type
+        self.typeName = String(describing: type)
+        self.readsFirstColumn = type is any DatabaseValueConvertible.Type || type is any Collection.Type
+    }
+
+    init(source: CopiedRowSource, decoder: RowDecoder, type: Any.Type) {
+        self.source = .row(source)
+        self.dateStorage = decoder.dateStorage
+        self.columnDateStorage = decoder.columnDateStorage
+        self.keyToColumn = decoder.keyToColumn
+        self.typeName = String(describing: type)
+        self.readsFirstColumn = type is any DatabaseValueConvertible.Type || type is any Collection.Type
     }
 
     /// Decodes the source's current row.
-    func decodeRow() throws -> Value {
+    func decodeRow<Value: Decodable>(_ type: Value.Type) throws -> Value {
         columnLookup.beginRow()
         // Plain values, and collections (arrays, sets, dictionaries: JSON), read the first column.
         if readsFirstColumn {
-            return try decode(Value.self, at: firstColumn(expected: Value.self), codingPath: [])
+            return try decode(Value.self, at: firstColumn(expected: Value.self), key: nil)
         }
         return try Value(from: RowDecoding(context: self))
+    }
+
+    // MARK: Source access
+
+    var sql: String? {
+        switch source {
+        case .statement(let statement): statement.sql
+        case .row: nil
+        }
+    }
+
+    var columnNames: [String] {
+        switch source {
+        case .statement(let statement): statement.columns.names
+        case .row(let row): row.sourceColumnNames
+        }
+    }
+
+    var columnCount: Int {
+        switch source {
+        case .statement(let statement): statement.columnCount
+        case .row(let row): row.sourceColumnCount
+        }
+    }
+
+    @inline(__always)
+    func isNull(at index: Int) -> Bool {
+        switch source {
+        case .statement(let statement): statement.storageClass(at: index) == SQLITE_NULL
+        case .row(let row): row.sourceIsNull(at: index)
+        }
+    }
+
+    private func sourceValue(at index: Int) throws -> DatabaseValue {
+        switch source {
+        case .statement(let statement): try statement.value(at: index)
+        case .row(let row): try row.sourceValue(at: index)
+        }
+    }
+
+    private func jsonBytes(at index: Int) -> Data? {
+        switch source {
+        case .statement(let statement): statement.jsonBytes(at: index)
+        case .row(let row): row.sourceJSONBytes(at: index)
+        }
     }
 
     // MARK: Columns
 
     @inline(__always)
-    func columnIndex<Key: CodingKey>(for key: Key) -> Int? {
-        columnLookup.index(of: columnName(for: key), in: source)
+    func columnIndex(forKey name: String) -> Int? {
+        let column = keyToColumn.map { $0[name] ?? name } ?? name
+        switch source {
+        case .statement(let statement): return columnLookup.index(of: column, in: statement)
+        case .row(let row): return columnLookup.index(of: column, in: row)
+        }
     }
 
-    /// The column a coding key reads.
     @inline(__always)
-    func columnName<Key: CodingKey>(for key: Key) -> String {
-        guard let keyToColumn else { return key.stringValue }
-        return keyToColumn[key.stringValue] ?? key.stringValue
-    }
-
-    func requireColumn<T, Key: CodingKey>(_ key: Key, expected: T.Type, codingPath: [any CodingKey]) throws
-        -> Int
-    {
-        guard let index = columnIndex(for: key) else {
+    func requireColumn<Key: CodingKey>(_ key: Key, expected: Any.Type) throws -> Int {
+        guard let index = columnIndex(forKey: key.stringValue) else {
             throw RowDecodingError.missingColumn(
-                columnName(for: key), available: source.sourceColumnNames, decodedType: typeName,
-                expectedType: String(describing: T.self), codingPath: codingPath.map(\.stringValue),
-                sql: source.sourceSQL)
+                keyToColumn?[key.stringValue] ?? key.stringValue, available: columnNames,
+                decodedType: typeName,
+                expectedType: String(describing: expected), codingPath: [key.stringValue], sql: sql)
         }
         return index
     }
 
     func firstColumn<T>(expected: T.Type) throws -> Int {
-        guard source.sourceColumnCount > 0 else {
+        guard columnCount > 0 else {
             throw RowDecodingError.missingColumn(
                 "#0", available: [], decodedType: typeName, expectedType: String(describing: T.self),
-                codingPath: [], sql: source.sourceSQL)
+                codingPath: [], sql: sql)
         }
         return 0
     }
 
     func columnName(at index: Int) -> String {
-        let names = source.sourceColumnNames
+        let names = columnNames
         return names.indices.contains(index) ? names[index] : "#\(index)"
     }
 
     // MARK: Values
 
-    func value(at index: Int, expected: Any.Type, codingPath: [any CodingKey]) throws -> DatabaseValue {
+    func value(at index: Int, expected: Any.Type, key: (any CodingKey)?) throws -> DatabaseValue {
         do {
-            return try source.sourceValue(at: index)
+            return try sourceValue(at: index)
         } catch let error as ValueConversionError {
             // Text that is not UTF-8 is still bytes: a `Data` property reads it as they are.
             if expected == Data.self || expected == Data?.self, let bytes = error.value {
                 return bytes
             }
-            throw failure(error.value ?? .null, at: index, expected: expected, codingPath: codingPath, error)
+            throw failure(error.value ?? .null, at: index, expected: expected, key: key, error)
         }
     }
 
+    /// Reads an integer property: the common case straight from SQLite, the rest through the
+    /// value-codec protocol (REAL with no fraction, range checks, errors).
+    @inline(__always)
+    func decodeInteger<T: FixedWidthInteger & DatabaseValueConvertible>(
+        _ type: T.Type, at index: Int, key: some CodingKey
+    ) throws -> T {
+        if case .statement(let statement) = source, statement.storageClass(at: index) == SQLITE_INTEGER,
+            let result = T(exactly: statement.int64(at: index))
+        {
+            return result
+        }
+        return try decodePrimitive(T.self, at: index, key: key)
+    }
+
+    /// Reads a Double property straight from SQLite when it holds a number.
+    @inline(__always)
+    func decodeDouble(at index: Int, key: some CodingKey) throws -> Double {
+        if case .statement(let statement) = source {
+            let storage = statement.storageClass(at: index)
+            if storage == SQLITE_FLOAT || storage == SQLITE_INTEGER { return statement.double(at: index) }
+        }
+        return try decodePrimitive(Double.self, at: index, key: key)
+    }
+
+    /// Reads a String property straight from SQLite when it holds valid text.
+    @inline(__always)
+    func decodeString(at index: Int, key: some CodingKey) throws -> String {
+        if case .statement(let statement) = source, statement.storageClass(at: index) == SQLITE_TEXT,
+            let text = statement.text(at: index)
+        {
+            return text
+        }
+        return try decodePrimitive(String.self, at: index, key: key)
+    }
+
     /// Decodes a property of any type from the column at `index`.
-    func decode<T: Decodable>(_ type: T.Type, at index: Int, codingPath: [any CodingKey]) throws -> T {
+    func decode<T: Decodable>(_ type: T.Type, at index: Int, key: (any CodingKey)?) throws -> T {
         if T.self == Date.self {
-            let value = try value(at: index, expected: T.self, codingPath: codingPath)
-            let storage = columnDateStorage[columnName(at: index)] ?? dateStorage
+            let value = try value(at: index, expected: T.self, key: key)
+            let storage =
+                columnDateStorage.isEmpty
+                ? dateStorage : columnDateStorage[columnName(at: index)] ?? dateStorage
             do {
                 if let date = try storage.date(from: value) as? T { return date }
             } catch {
-                throw failure(value, at: index, expected: T.self, codingPath: codingPath, error)
+                throw failure(value, at: index, expected: T.self, key: key, error)
             }
         }
         if let convertible = T.self as? any DatabaseValueConvertible.Type {
-            return try decodeConvertible(convertible, at: index, codingPath: codingPath)
+            return try decodeConvertible(convertible, at: index, key: key)
         }
         // Known JSON types decode straight from the column's bytes, with no String in between.
-        if JSONTypeMemo.isKnownJSON(T.self, encoding: false), let bytes = source.sourceJSONBytes(at: index) {
+        if JSONTypeMemo.isKnownJSON(T.self, encoding: false), let bytes = jsonBytes(at: index) {
             do {
                 return try JSONColumn.decoder.decode(T.self, from: bytes)
             } catch let error as DecodingError {
-                let value = try value(at: index, expected: T.self, codingPath: codingPath)
+                let value = try value(at: index, expected: T.self, key: key)
                 throw failure(
-                    value, at: index, expected: T.self, codingPath: codingPath,
-                    JSONColumnError(underlying: error))
+                    value, at: index, expected: T.self, key: key, JSONColumnError(underlying: error))
             }
         }
-        let value = try value(at: index, expected: T.self, codingPath: codingPath)
+        let value = try value(at: index, expected: T.self, key: key)
         do {
             return try ColumnValueDecoding.decode(T.self, from: value, dateStorage: dateStorage)
         } catch {
-            throw failure(value, at: index, expected: T.self, codingPath: codingPath, error)
+            throw failure(value, at: index, expected: T.self, key: key, error)
         }
     }
 
     func decodeConvertible<T>(
-        _ convertible: any DatabaseValueConvertible.Type, at index: Int, codingPath: [any CodingKey]
+        _ convertible: any DatabaseValueConvertible.Type, at index: Int, key: (any CodingKey)?
     ) throws -> T {
-        let value = try value(at: index, expected: T.self, codingPath: codingPath)
+        let value = try value(at: index, expected: T.self, key: key)
         do {
             if let result = try convertible.fromDatabaseValue(value) as? T { return result }
             throw ValueConversionError(value: value, to: T.self)
         } catch {
-            throw failure(value, at: index, expected: T.self, codingPath: codingPath, error)
+            throw failure(value, at: index, expected: T.self, key: key, error)
         }
     }
 
-    /// Decodes a primitive the keyed container reads directly.
-    @inline(__always)
-    func decodePrimitive<T: DatabaseValueConvertible>(
-        _ type: T.Type, at index: Int, codingPath: [any CodingKey]
-    ) throws -> T {
-        let value = try value(at: index, expected: T.self, codingPath: codingPath)
+    /// Decodes a primitive through the value-codec protocol.
+    func decodePrimitive<T: DatabaseValueConvertible>(_ type: T.Type, at index: Int, key: (any CodingKey)?)
+        throws -> T
+    {
+        let value = try value(at: index, expected: T.self, key: key)
         do {
             return try T.fromDatabaseValue(value)
         } catch {
-            throw failure(value, at: index, expected: T.self, codingPath: codingPath, error)
+            throw failure(value, at: index, expected: T.self, key: key, error)
         }
     }
 
     /// Wraps any error about a column value into a ``RowDecodingError`` with full context.
     func failure(
-        _ value: DatabaseValue, at index: Int, expected: Any.Type, codingPath: [any CodingKey],
-        _ error: any Error
+        _ value: DatabaseValue, at index: Int, expected: Any.Type, key: (any CodingKey)?, _ error: any Error
     ) -> any Error {
         if error is RowDecodingError { return error }
         var reason: String?
@@ -209,7 +303,7 @@ final class RowDecodingContext<Source: ColumnSource, Value: Decodable> {
         return RowDecodingError.value(
             value, column: columnName(at: index), decodedType: typeName,
             expectedType: String(describing: expected),
-            codingPath: codingPath.map(\.stringValue), sql: source.sourceSQL, reason: reason, isJSON: isJSON,
+            codingPath: key.map { [$0.stringValue] } ?? [], sql: sql, reason: reason, isJSON: isJSON,
             isInvalid: isInvalid)
     }
 }

@@ -1,23 +1,23 @@
 import Foundation
 
 /// The `Decoder` handed to a type's `init(from:)` for one row.
-struct RowDecoding<Source: ColumnSource, Value: Decodable>: Decoder {
-    let context: RowDecodingContext<Source, Value>
+struct RowDecoding: Decoder {
+    let context: RowDecodingContext
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        KeyedDecodingContainer(RowKeyedDecodingContainer<Key, Source, Value>(context: context))
+        KeyedDecodingContainer(RowKeyedDecodingContainer<Key>(context: context))
     }
 
     /// A type that reads a row as a list reads the JSON array held by the first column.
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         let index = try context.firstColumn(expected: [Any].self)
-        let value = try context.value(at: index, expected: [Any].self, codingPath: [])
+        let value = try context.value(at: index, expected: [Any].self, key: nil)
         do {
             return try JSONTreeDecoding(jsonColumn: value, codingPath: []).unkeyedContainer()
         } catch {
-            throw context.failure(value, at: index, expected: [Any].self, codingPath: [], error)
+            throw context.failure(value, at: index, expected: [Any].self, key: nil, error)
         }
     }
 
@@ -27,113 +27,129 @@ struct RowDecoding<Source: ColumnSource, Value: Decodable>: Decoder {
 }
 
 /// Reads each key from the column of the same name.
-struct RowKeyedDecodingContainer<Key: CodingKey, Source: ColumnSource, Value: Decodable>:
-    KeyedDecodingContainerProtocol
-{
-    let context: RowDecodingContext<Source, Value>
+///
+/// Coding paths are built only when an error needs one: an array per property per row
+/// would cost an allocation each.
+struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let context: RowDecodingContext
     var codingPath: [any CodingKey] { [] }
 
     var allKeys: [Key] {
-        context.source.sourceColumnNames.compactMap { Key(stringValue: $0) }
+        context.columnNames.compactMap { Key(stringValue: $0) }
     }
 
     func contains(_ key: Key) -> Bool {
-        context.columnIndex(for: key) != nil
+        context.columnIndex(forKey: key.stringValue) != nil
     }
 
     func decodeNil(forKey key: Key) throws -> Bool {
-        let index = try context.requireColumn(key, expected: Any?.self, codingPath: [key])
-        return context.source.sourceIsNull(at: index)
+        context.isNull(at: try context.requireColumn(key, expected: Any?.self))
     }
 
     @inline(__always)
     private func primitive<T: DatabaseValueConvertible>(_ type: T.Type, _ key: Key) throws -> T {
-        let index = try context.requireColumn(key, expected: T.self, codingPath: [key])
-        return try context.decodePrimitive(T.self, at: index, codingPath: [key])
+        try context.decodePrimitive(T.self, at: context.requireColumn(key, expected: T.self), key: key)
+    }
+
+    @inline(__always)
+    private func integer<T: FixedWidthInteger & DatabaseValueConvertible>(_ type: T.Type, _ key: Key) throws
+        -> T
+    {
+        try context.decodeInteger(T.self, at: context.requireColumn(key, expected: T.self), key: key)
     }
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try primitive(type, key) }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { try primitive(type, key) }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try primitive(type, key) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String {
+        try context.decodeString(at: context.requireColumn(key, expected: String.self), key: key)
+    }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+        try context.decodeDouble(at: context.requireColumn(key, expected: Double.self), key: key)
+    }
     func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try primitive(type, key) }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try primitive(type, key) }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try primitive(type, key) }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try primitive(type, key) }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try primitive(type, key) }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try primitive(type, key) }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try primitive(type, key) }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try primitive(type, key) }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try primitive(type, key) }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try primitive(type, key) }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try primitive(type, key) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try integer(type, key) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try integer(type, key) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try integer(type, key) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try integer(type, key) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try integer(type, key) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try integer(type, key) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try integer(type, key) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try integer(type, key) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try integer(type, key) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try integer(type, key) }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        let index = try context.requireColumn(key, expected: T.self, codingPath: [key])
-        return try context.decode(T.self, at: index, codingPath: [key])
+        try context.decode(T.self, at: context.requireColumn(key, expected: T.self), key: key)
     }
 
     // `decodeIfPresent` by default asks `contains`, `decodeNil` and `decode` in turn: three
     // lookups. One lookup and one NULL check do the same.
     @inline(__always)
-    private func optional<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T? {
-        guard let index = context.columnIndex(for: key), !context.source.sourceIsNull(at: index) else {
+    private func presentIndex(_ key: Key) -> Int? {
+        guard let index = context.columnIndex(forKey: key.stringValue), !context.isNull(at: index) else {
             return nil
         }
-        return try context.decode(T.self, at: index, codingPath: [key])
+        return index
     }
 
     @inline(__always)
     private func optionalPrimitive<T: DatabaseValueConvertible>(_ type: T.Type, _ key: Key) throws -> T? {
-        guard let index = context.columnIndex(for: key), !context.source.sourceIsNull(at: index) else {
-            return nil
-        }
-        return try context.decodePrimitive(T.self, at: index, codingPath: [key])
+        guard let index = presentIndex(key) else { return nil }
+        return try context.decodePrimitive(T.self, at: index, key: key)
+    }
+
+    @inline(__always)
+    private func optionalInteger<T: FixedWidthInteger & DatabaseValueConvertible>(
+        _ type: T.Type, _ key: Key
+    ) throws -> T? {
+        guard let index = presentIndex(key) else { return nil }
+        return try context.decodeInteger(T.self, at: index, key: key)
     }
 
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
         try optionalPrimitive(type, key)
     }
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
-        try optionalPrimitive(type, key)
+        guard let index = presentIndex(key) else { return nil }
+        return try context.decodeString(at: index, key: key)
     }
     func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
-        try optionalPrimitive(type, key)
+        guard let index = presentIndex(key) else { return nil }
+        return try context.decodeDouble(at: index, key: key)
     }
     func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
         try optionalPrimitive(type, key)
     }
-    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
-        try optionalPrimitive(type, key)
-    }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try optionalInteger(type, key) }
     func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
-        try optionalPrimitive(type, key)
+        try optionalInteger(type, key)
     }
     func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? {
-        try optionalPrimitive(type, key)
+        try optionalInteger(type, key)
     }
     func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
-        try optionalPrimitive(type, key)
+        try optionalInteger(type, key)
     }
     func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
-        try optionalPrimitive(type, key)
+        try optionalInteger(type, key)
     }
     func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? {
-        try optionalPrimitive(type, key)
+        try optionalInteger(type, key)
     }
     func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? {
-        try optionalPrimitive(type, key)
+        try optionalInteger(type, key)
     }
     func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
-        try optionalPrimitive(type, key)
+        try optionalInteger(type, key)
     }
     func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
-        try optionalPrimitive(type, key)
+        try optionalInteger(type, key)
     }
     func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
-        try optionalPrimitive(type, key)
+        try optionalInteger(type, key)
     }
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        try optional(type, key)
+        guard let index = presentIndex(key) else { return nil }
+        return try context.decode(T.self, at: index, key: key)
     }
 
     func nestedContainer<NestedKey: CodingKey>(
@@ -157,27 +173,27 @@ struct RowKeyedDecodingContainer<Key: CodingKey, Source: ColumnSource, Value: De
     /// A decoder over the JSON held by a column, for types that read a column through nested
     /// containers.
     private func jsonDecoder(forKey key: Key) throws -> any Decoder {
-        let index = try context.requireColumn(key, expected: [String: Any].self, codingPath: [key])
-        let value = try context.value(at: index, expected: [String: Any].self, codingPath: [key])
+        let index = try context.requireColumn(key, expected: [String: Any].self)
+        let value = try context.value(at: index, expected: [String: Any].self, key: key)
         do {
             return try JSONTreeDecoding(jsonColumn: value, codingPath: [key])
         } catch {
-            throw context.failure(value, at: index, expected: [String: Any].self, codingPath: [key], error)
+            throw context.failure(value, at: index, expected: [String: Any].self, key: key, error)
         }
     }
 }
 
 /// Reads a single value from the row's first column.
-struct RowSingleValueContainer<Source: ColumnSource, Value: Decodable>: SingleValueDecodingContainer {
-    let context: RowDecodingContext<Source, Value>
+struct RowSingleValueContainer: SingleValueDecodingContainer {
+    let context: RowDecodingContext
     var codingPath: [any CodingKey] { [] }
 
     func decodeNil() -> Bool {
-        guard context.source.sourceColumnCount > 0 else { return true }
-        return context.source.sourceIsNull(at: 0)
+        guard context.columnCount > 0 else { return true }
+        return context.isNull(at: 0)
     }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        try context.decode(T.self, at: context.firstColumn(expected: T.self), codingPath: [])
+        try context.decode(T.self, at: context.firstColumn(expected: T.self), key: nil)
     }
 }

@@ -276,6 +276,7 @@ public final class Connection: DatabaseContext {
                 try? execute(SQL("ROLLBACK TRANSACTION TO SAVEPOINT \(quoted)" as String))
                 try? execute(SQL("RELEASE SAVEPOINT \(quoted)" as String))
             }
+            forgetPreparedModels()
             throw error
         }
         do {
@@ -286,14 +287,21 @@ public final class Connection: DatabaseContext {
                 try? execute(SQL("ROLLBACK TRANSACTION TO SAVEPOINT \(quoted)" as String))
                 try? execute(SQL("RELEASE SAVEPOINT \(quoted)" as String))
             }
+            forgetPreparedModels()
             throw error
         }
         return result
     }
 
+    /// A rollback may undo a table that a model's first use created: check again next time.
+    private func forgetPreparedModels() {
+        preparedModels.removeAll()
+    }
+
     /// The error that made us roll back is the one the caller sees; a failing ROLLBACK (there
     /// is nothing to roll back after SQLite aborted the transaction itself) adds nothing.
     private func rollbackIfNeeded(_ statement: String) {
+        forgetPreparedModels()
         guard isInsideTransaction else { return }
         try? execute(SQL(statement))
     }

@@ -83,7 +83,13 @@ extension Column where Value: Encodable {
         let nonNull = candidates.filter { !$0.isNull }
         var parts: [SQL] = []
         if !nonNull.isEmpty { parts.append("\(comparableSQL) IN \(list: nonNull)") }
-        if hasNull { parts.append("\(sql) IS NULL") }
+        if hasNull {
+            parts.append("\(sql) IS NULL")
+        } else if isNullable {
+            // `NULL IN (...)` is NULL, which `NOT` keeps NULL: make it false, as in Swift.
+            parts.append("\(sql) IS NOT NULL")
+            return Predicate("(\(parts[0]) AND \(parts[1]))", error: error ?? conversionError)
+        }
         let joined = parts.dropFirst().reduce(parts[0]) { "\($0) OR \($1)" }
         return Predicate("(\(joined))", error: error ?? conversionError)
     }
@@ -163,7 +169,8 @@ extension Column where Value: StringProtocol & Encodable {
     public func hasPrefix(_ prefix: String) -> Predicate {
         textPredicate(
             { column, value in
-                "substr(CAST(\(column) AS BLOB), 1, length(CAST(\(value) AS BLOB))) = CAST(\(value) AS BLOB)"
+                // substr() of an empty blob is NULL, not an empty blob.
+                "coalesce(substr(CAST(\(column) AS BLOB), 1, length(CAST(\(value) AS BLOB))), x'') = CAST(\(value) AS BLOB)"
             }, prefix)
     }
 
@@ -174,7 +181,7 @@ extension Column where Value: StringProtocol & Encodable {
         guard !suffix.isEmpty else { return Predicate("(\(sql) IS NOT NULL)", error: error) }
         return textPredicate(
             { column, value in
-                "substr(CAST(\(column) AS BLOB), -length(CAST(\(value) AS BLOB))) = CAST(\(value) AS BLOB)"
+                "coalesce(substr(CAST(\(column) AS BLOB), -length(CAST(\(value) AS BLOB))), x'') = CAST(\(value) AS BLOB)"
             }, suffix)
     }
 
@@ -190,9 +197,10 @@ extension Column where Value: StringProtocol & Encodable {
     ///
     /// - Parameter prefix: The prefix.
     public func caseInsensitiveHasPrefix(_ prefix: String) -> Predicate {
+        // Bytes, not characters: text functions stop at a NUL character; lower() keeps lengths.
         textPredicate(
             { column, value in
-                "substr(lower(\(column)), 1, length(\(value))) = lower(\(value)) COLLATE BINARY"
+                "coalesce(substr(CAST(lower(\(column)) AS BLOB), 1, length(CAST(\(value) AS BLOB))), x'') = CAST(lower(\(value)) AS BLOB)"
             }, prefix)
     }
 
@@ -200,9 +208,10 @@ extension Column where Value: StringProtocol & Encodable {
     ///
     /// - Parameter suffix: The suffix.
     public func caseInsensitiveHasSuffix(_ suffix: String) -> Predicate {
-        textPredicate(
+        guard !suffix.isEmpty else { return Predicate("(\(sql) IS NOT NULL)", error: error) }
+        return textPredicate(
             { column, value in
-                "length(\(column)) >= length(\(value)) AND substr(lower(\(column)), length(\(column)) - length(\(value)) + 1) = lower(\(value)) COLLATE BINARY"
+                "coalesce(substr(CAST(lower(\(column)) AS BLOB), -length(CAST(\(value) AS BLOB))), x'') = CAST(lower(\(value)) AS BLOB)"
             }, suffix)
     }
 
@@ -217,14 +226,21 @@ extension Column where Value: StringProtocol & Encodable {
 // MARK: - JSON collections
 
 extension Column where Value: Collection {
-    /// The number of elements of an array stored as JSON: `$0.tags.count > 2`.
+    /// The number of elements of an array or dictionary stored as JSON: `$0.tags.count > 2`.
     public var count: Column<Int> {
-        if let jsonPath {
-            return derived(
-                "coalesce(json_array_length(\(SQL(SQL.quoteIdentifier(jsonPath.column))), \(jsonPath.path)), 0)",
-                isNullable: false)
+        guard (isJSON || jsonPath != nil) && !(Value.self is any StringProtocol.Type) else {
+            return Column<Int>(
+                failure: error
+                    ?? SchemaError(
+                        "count of \(sql.text) (\(Value.self)) cannot be computed in SQL: only arrays and "
+                            + "dictionaries stored as JSON have a count"))
         }
-        return derived("coalesce(json_array_length(\(sql)), 0)", isNullable: false)
+        let source: SQL = jsonPath.map { "\(SQL(SQL.quoteIdentifier($0.column))), \($0.path)" } ?? sql
+        // A dictionary is a JSON object, whose json_array_length() is 0: count its keys.
+        if Value.self is any JSONObjectCollection.Type {
+            return derived("(SELECT count(*) FROM json_each(\(source)))", isNullable: false)
+        }
+        return derived("coalesce(json_array_length(\(source)), 0)", isNullable: false)
     }
 
     /// Whether the array is empty.
@@ -251,11 +267,22 @@ extension Column where Value: Collection, Value.Element: Encodable {
     }
 }
 
+/// Dictionaries, which JSON stores as objects.
+protocol JSONObjectCollection {}
+extension Dictionary: JSONObjectCollection {}
+
 extension Column {
     /// The value stored under a key of a dictionary stored as JSON: `$0.scores["math"] > 3`.
     public subscript<Element>(key: String) -> Column<Element?> where Value == [String: Element] {
         do {
-            return try jsonMember([key], keyPathText: "[\(key.debugDescription)]")
+            let member: Column<Element?> = try jsonMember([key], keyPathText: "[\(key.debugDescription)]")
+            // A JSON path cannot name a key holding `"` (nor, before SQLite 3.45, a control character).
+            guard key.unicodeScalars.contains(where: { $0 == "\"" || $0.value < 0x20 }),
+                let (column, path) = jsonPath ?? columnName.map({ ($0, "$") })
+            else { return member }
+            return derived(
+                "(SELECT value FROM json_each(\(SQL(SQL.quoteIdentifier(column))), \(path)) WHERE key = \(key))",
+                isNullable: true)
         } catch {
             return Column<Element?>(failure: error)
         }

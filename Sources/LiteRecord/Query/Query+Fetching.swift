@@ -51,7 +51,7 @@ extension Query {
                     decoder: table.rowDecoder(dateStorage: connection.configuration.dateStorage),
                     type: M.self)
                 while try statement.step() {
-                    try body(context.decodeRow())
+                    try body(context.decodeRow(M.self))
                 }
             }
         }

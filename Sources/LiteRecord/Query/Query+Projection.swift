@@ -94,7 +94,7 @@ public struct Projection<M: Model, T: Decodable> {
                     source: statement, decoder: RowDecoder(dateStorage: connection.configuration.dateStorage),
                     type: T.self)
                 while try statement.step() {
-                    try body(context.decodeRow())
+                    try body(context.decodeRow(T.self))
                 }
             }
         }

@@ -53,7 +53,7 @@ extension Connection {
                 type: M.self)
             var models: [M] = []
             while try statement.step() {
-                models.append(try context.decodeRow())
+                models.append(try context.decodeRow(M.self))
                 if let limit, models.count >= limit { break }
             }
             return models
