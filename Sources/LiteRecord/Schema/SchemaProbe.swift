@@ -30,6 +30,9 @@ enum SchemaProbe {
         /// The decoded instance when one profile succeeded (the `marked` one ideally).
         let instance: Any?
         let profile: Profile?
+        /// Property → coding key, found by changing one key's value at a time, when a profile
+        /// other than `marked` succeeded (the type rejects marked values).
+        var alternateMatches: [String: String] = [:]
     }
 
     static func probe<T: Decodable>(_ type: T.Type) throws -> Result {
@@ -38,7 +41,12 @@ enum SchemaProbe {
             let recorder = ProbeRecorder(profile: profile)
             do {
                 let instance = try T(from: ProbeDecoder(recorder: recorder))
-                return Result(columns: recorder.columns, instance: instance, profile: profile)
+                var result = Result(columns: recorder.columns, instance: instance, profile: profile)
+                if profile != .marked {
+                    result.alternateMatches = matchByAlternates(
+                        T.self, baseline: instance, profile: profile, keys: recorder.columns.map(\.key))
+                }
+                return result
             } catch {
                 if best == nil || recorder.columns.count > best!.columns.count {
                     best = (recorder.columns, error)
@@ -51,15 +59,71 @@ enum SchemaProbe {
         if !best.columns.isEmpty && best.columns.count >= storedCount {
             return Result(columns: best.columns, instance: nil, profile: nil)
         }
+        if let columns = completedFromStoredProperties(T.self, recorded: best.columns, error: best.error) {
+            return Result(columns: columns, instance: nil, profile: nil)
+        }
         throw SchemaError(
             "cannot read the columns of \(T.self): its init(from:) rejected every placeholder value "
                 + "(\(best.error)); make the failing property's type conform to DatabaseValueConvertible or "
                 + "CaseIterable, or validate after decoding every property")
     }
 
+    /// The columns of a type whose decoding stopped at a property no placeholder fits (an enum
+    /// with associated values, say): the keys seen so far, then the other stored properties,
+    /// named as synthesized coding keys name them. `nil` when decoding failed for another
+    /// reason, or when a key seen so far is not a property name (custom `CodingKeys`, whose
+    /// other names cannot be guessed).
+    private static func completedFromStoredProperties(
+        _ type: Any.Type, recorded: [ProbedColumn], error: any Error
+    ) -> [ProbedColumn]? {
+        guard error is PlaceholderUnavailable, let fields = PropertyPath.storedFields(of: type) else {
+            return nil
+        }
+        let names = Set(fields.map(\.name))
+        guard recorded.allSatisfy({ names.contains($0.key) }) else { return nil }
+        var columns = recorded
+        for field in fields where !columns.contains(where: { $0.key == field.name }) {
+            if let optional = field.type as? any ProbeOptional.Type {
+                columns.append(ProbedColumn(key: field.name, type: optional.wrappedType, isOptional: true))
+            } else {
+                columns.append(ProbedColumn(key: field.name, type: field.type, isOptional: false))
+            }
+        }
+        return columns
+    }
+
+    /// Which property each key fills, for a type whose decoding rejects marked values: each key
+    /// in turn is decoded with another primitive value, and the one property that changed is
+    /// the key's. Keys whose change is rejected, or changes nothing or several things, stay
+    /// unmatched.
+    private static func matchByAlternates<T: Decodable>(
+        _ type: T.Type, baseline: T, profile: Profile, keys: [String]
+    ) -> [String: String] {
+        func fields(_ value: T) -> [(label: String, text: String)] {
+            Mirror(reflecting: value).children.map { ($0.label ?? "", String(describing: $0.value)) }
+        }
+        let base = fields(baseline)
+        var matches: [String: String] = [:]
+        for key in keys {
+            let recorder = ProbeRecorder(profile: profile, alternateKey: key)
+            guard let changed = try? T(from: ProbeDecoder(recorder: recorder)) else { continue }
+            let differing = zip(base, fields(changed)).filter { $0.text != $1.text }.map(\.0.label)
+            if differing.count == 1, matches[differing[0]] == nil { matches[differing[0]] = key }
+        }
+        return matches
+    }
+
     /// A placeholder for a value of type `T`, or `nil` when none can be made.
-    static func placeholder<T: Decodable>(_ type: T.Type, index: Int, recorder: ProbeRecorder) -> T? {
-        if let value = primitivePlaceholder(T.self, index: index, profile: recorder.profile) { return value }
+    ///
+    /// - Parameter alternate: Whether to make another primitive value than the profile's usual one.
+    static func placeholder<T: Decodable>(
+        _ type: T.Type, index: Int, recorder: ProbeRecorder, alternate: Bool = false
+    ) -> T? {
+        if let value = primitivePlaceholder(
+            T.self, index: index, profile: recorder.profile, alternate: alternate)
+        {
+            return value
+        }
         if let convertible = T.self as? any DatabaseValueConvertible.Type {
             for candidate in candidates(index: index, profile: recorder.profile) {
                 if let value = try? convertible.fromDatabaseValue(candidate) as? T { return value }
@@ -89,25 +153,32 @@ enum SchemaProbe {
         C.allCases.first
     }
 
-    static func primitivePlaceholder<T>(_ type: T.Type, index: Int, profile: Profile) -> T? {
-        let number: Int = profile == .marked ? 1_000_003 + index : profile == .one ? 1 : 0
+    static func primitivePlaceholder<T>(_ type: T.Type, index: Int, profile: Profile, alternate: Bool = false)
+        -> T?
+    {
+        // The marked profile never needs an alternate: its values already tell keys apart.
+        let alternate = alternate && profile != .marked
+        let small = (profile == .zero ? 0 : 1) + (alternate ? 1 : 0)
+        let number: Int = profile == .marked ? 1_000_003 + index : small
         switch T.self {
         case is String.Type:
-            let text = profile == .marked ? "literecord.probe.\(index)" : profile == .one ? "a" : ""
+            let text =
+                profile == .marked
+                ? "literecord.probe.\(index)" : alternate ? "b" : profile == .one ? "a" : ""
             return text as? T
         case is Int.Type: return number as? T
         case is Int64.Type: return Int64(number) as? T
         case is Int32.Type: return Int32(number) as? T
         case is Double.Type: return Double(number) as? T
         case is Float.Type: return Float(number) as? T
-        case is Bool.Type: return (profile == .one) as? T
+        case is Bool.Type: return ((profile == .one) != alternate) as? T
         case is UInt.Type: return UInt(number) as? T
         case is UInt64.Type: return UInt64(number) as? T
         case is UInt32.Type: return UInt32(number) as? T
-        case is Int8.Type: return Int8(truncatingIfNeeded: profile == .zero ? 0 : 1) as? T
-        case is Int16.Type: return Int16(truncatingIfNeeded: profile == .zero ? 0 : 1) as? T
-        case is UInt8.Type: return UInt8(truncatingIfNeeded: profile == .zero ? 0 : 1) as? T
-        case is UInt16.Type: return UInt16(truncatingIfNeeded: profile == .zero ? 0 : 1) as? T
+        case is Int8.Type: return Int8(truncatingIfNeeded: profile == .marked ? 1 : small) as? T
+        case is Int16.Type: return Int16(truncatingIfNeeded: profile == .marked ? 1 : small) as? T
+        case is UInt8.Type: return UInt8(truncatingIfNeeded: profile == .marked ? 1 : small) as? T
+        case is UInt16.Type: return UInt16(truncatingIfNeeded: profile == .marked ? 1 : small) as? T
         default: return nil
         }
     }
@@ -121,17 +192,39 @@ enum SchemaProbe {
     }
 }
 
+/// Thrown to the model's `init(from:)` for a property whose type no placeholder fits.
+struct PlaceholderUnavailable: Error, CustomStringConvertible {
+    let key: String
+    let type: Any.Type
+    var description: String { "cannot make a placeholder \(type) for \"\(key)\"" }
+}
+
+/// An optional type, seen through `Any.Type`.
+private protocol ProbeOptional {
+    static var wrappedType: Any.Type { get }
+}
+
+extension Optional: ProbeOptional {
+    static var wrappedType: Any.Type { Wrapped.self }
+}
+
 /// Collects what the probe decoder sees.
 final class ProbeRecorder {
     let profile: SchemaProbe.Profile
     /// Nested decoders (inside a property's value) produce placeholders but record nothing.
     let isNested: Bool
+    /// The key that gets an alternate primitive value, to find which property it fills.
+    let alternateKey: String?
     private(set) var columns: [ProbedColumn] = []
 
-    init(profile: SchemaProbe.Profile, nested: Bool = false) {
+    init(profile: SchemaProbe.Profile, nested: Bool = false, alternateKey: String? = nil) {
         self.profile = profile
         self.isNested = nested
+        self.alternateKey = alternateKey
     }
+
+    /// Whether `key` (of the top-level container) gets the alternate value.
+    func isAlternate(_ key: String) -> Bool { !isNested && key == alternateKey }
 
     func record(_ key: String, _ type: Any.Type, optional: Bool) -> Int {
         if !isNested, !columns.contains(where: { $0.key == key }) {
@@ -168,8 +261,12 @@ struct ProbeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         let index = recorder.record(key.stringValue, T.self, optional: false)
-        guard let value = SchemaProbe.placeholder(T.self, index: index, recorder: recorder) else {
-            throw SchemaError("cannot make a placeholder \(T.self) for \"\(key.stringValue)\"")
+        let alternate = recorder.isAlternate(key.stringValue)
+        guard
+            let value = SchemaProbe.placeholder(
+                T.self, index: index, recorder: recorder, alternate: alternate)
+        else {
+            throw PlaceholderUnavailable(key: key.stringValue, type: T.self)
         }
         return value
     }
@@ -177,7 +274,8 @@ struct ProbeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         let index = recorder.record(key.stringValue, T.self, optional: true)
         // A value rather than nil where one is cheap, so the marked profile can find the property.
-        return SchemaProbe.primitivePlaceholder(T.self, index: index, profile: recorder.profile)
+        return SchemaProbe.primitivePlaceholder(
+            T.self, index: index, profile: recorder.profile, alternate: recorder.isAlternate(key.stringValue))
     }
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decode(type, key) }

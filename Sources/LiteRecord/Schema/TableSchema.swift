@@ -163,7 +163,8 @@ final class TableSchema: Sendable {
     }
 
     /// Which property each coding key fills: by the marked placeholder values seen in the
-    /// decoded instance, else by equal names, else by position when the counts agree.
+    /// decoded instance, or by which property an alternate value changes, else by equal names,
+    /// else by position when the counts agree.
     private static func matchProperties(fields: [String], probe: SchemaProbe.Result) -> [String: String] {
         var keyForProperty: [String: String] = [:]
         let keys = probe.columns.map(\.key)
@@ -174,6 +175,9 @@ final class TableSchema: Sendable {
                 else { continue }
                 keyForProperty[label] = keys[index]
             }
+        }
+        for (property, key) in probe.alternateMatches where keyForProperty[property] == nil {
+            if !keyForProperty.values.contains(key) { keyForProperty[property] = key }
         }
         for field in fields where keyForProperty[field] == nil && keys.contains(field) {
             if !keyForProperty.values.contains(field) { keyForProperty[field] = field }
