@@ -202,6 +202,72 @@ extension DatabaseContext {
         }
     }
 
+    /// Models decoded from your own SQL, with the columns named as the model's schema names
+    /// them (naming strategy, explicit column names, per-column date storage).
+    ///
+    /// The table is neither created nor checked: the SQL may read any table or view.
+    ///
+    /// - Parameters:
+    ///   - type: The model type.
+    ///   - sql: One query; interpolated values are bound.
+    /// - Returns: The models, in the order SQLite returned them.
+    /// - Throws: ``DatabaseError`` when the SQL fails, ``RowDecodingError`` when a row does not
+    ///   fit the model, ``SchemaError`` for a model that cannot be mapped.
+    public func fetchAll<M: Model>(_ type: M.Type, sql: SQL) throws -> [M] {
+        try withConnection { connection in
+            try connection.fetchModels(M.self, table: TableSchemaCache.schema(for: M.self), sql: sql)
+        }
+    }
+
+    /// Models decoded from your own SQL with explicit arguments.
+    ///
+    /// - Parameters:
+    ///   - type: The model type.
+    ///   - sql: One query with `?` or `:name` parameters.
+    ///   - arguments: Their values.
+    /// - Returns: The models.
+    /// - Throws: As ``fetchAll(_:sql:)-(M.Type,_)``.
+    public func fetchAll<M: Model>(_ type: M.Type, sql: String, arguments: StatementArguments) throws -> [M] {
+        try fetchAll(M.self, sql: SQL(sql, arguments: arguments))
+    }
+
+    /// The first model decoded from your own SQL, or `nil` when there is no row.
+    ///
+    /// - Parameters:
+    ///   - type: The model type.
+    ///   - sql: One query; interpolated values are bound.
+    /// - Returns: The first row, decoded as ``fetchAll(_:sql:)-(M.Type,_)`` decodes it.
+    /// - Throws: As ``fetchAll(_:sql:)-(M.Type,_)``.
+    public func fetchOne<M: Model>(_ type: M.Type, sql: SQL) throws -> M? {
+        try withConnection { connection in
+            try connection.fetchModels(
+                M.self, table: TableSchemaCache.schema(for: M.self), sql: sql, limit: 1
+            )
+            .first
+        }
+    }
+
+    /// Decodes models from your own SQL one at a time, with the model's column names.
+    ///
+    /// - Parameters:
+    ///   - type: The model type.
+    ///   - sql: One query; interpolated values are bound.
+    ///   - body: Called with each model; throwing stops the iteration.
+    /// - Throws: As ``fetchAll(_:sql:)-(M.Type,_)``, or what `body` throws.
+    public func forEach<M: Model>(_ type: M.Type, sql: SQL, _ body: (M) throws -> Void) throws {
+        try withConnection { connection in
+            let table = try TableSchemaCache.schema(for: M.self)
+            try connection.withStatement(sql) { statement in
+                let context = RowDecodingContext(
+                    source: statement, decoder: table.rowDecoder(dateStorage: connection.configuration.dateStorage),
+                    type: M.self)
+                while try statement.step() {
+                    try body(context.decodeRow(M.self))
+                }
+            }
+        }
+    }
+
     /// The number of rows in the model's table.
     ///
     /// - Parameter type: The model type.
