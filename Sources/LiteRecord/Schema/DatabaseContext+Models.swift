@@ -259,7 +259,8 @@ extension DatabaseContext {
             let table = try TableSchemaCache.schema(for: M.self)
             try connection.withStatement(sql) { statement in
                 let context = RowDecodingContext(
-                    source: statement, decoder: table.rowDecoder(dateStorage: connection.configuration.dateStorage),
+                    source: statement,
+                    decoder: table.rowDecoder(dateStorage: connection.configuration.dateStorage),
                     type: M.self)
                 while try statement.step() {
                     try body(context.decodeRow(M.self))
