@@ -124,18 +124,6 @@ private struct AMAbort: Error {}
         return db
     }
 
-    private func schemaError(_ body: () throws -> Void) -> SchemaError? {
-        do {
-            try body()
-            Issue.record("expected a SchemaError, nothing was thrown")
-        } catch let error as SchemaError {
-            return error
-        } catch {
-            Issue.record("expected a SchemaError, got \(type(of: error)): \(error)")
-        }
-        return nil
-    }
-
     // MARK: - Creating tables
 
     @Test func firstOperationCreatesTableAndIndexesOncePerDatabase() throws {

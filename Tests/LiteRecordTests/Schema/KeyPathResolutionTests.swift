@@ -139,27 +139,6 @@ private final class ResolvedClassModel: Model, @unchecked Sendable {
         try db.fetchAll(String.self, sql: "SELECT name FROM pragma_table_xinfo(\(table)) ORDER BY cid")
     }
 
-    private func createSQL(_ db: Database, _ table: String) throws -> String {
-        try #require(try db.fetchOne(String.self, sql: "SELECT sql FROM sqlite_master WHERE name = \(table)"))
-    }
-
-    private func indexColumns(_ db: Database, _ index: String) throws -> [String] {
-        try db.fetchAll(String.self, sql: "SELECT name FROM pragma_index_info(\(index)) ORDER BY seqno")
-    }
-
-    /// Runs `body`, expecting a `SchemaError`, and returns it.
-    private func schemaError(_ body: () throws -> Void) -> SchemaError? {
-        do {
-            try body()
-            Issue.record("expected a SchemaError, nothing was thrown")
-        } catch let error as SchemaError {
-            return error
-        } catch {
-            Issue.record("expected a SchemaError, got \(type(of: error)): \(error)")
-        }
-        return nil
-    }
-
     private func tableCount(_ db: Database) throws -> Int? {
         try db.firstValue(Int.self, sql: "SELECT count(*) FROM sqlite_master")
     }

@@ -86,18 +86,10 @@ private struct AnnotatedSetting: Model, Equatable {
 // MARK: - Tests
 
 @Suite struct SchemaAnnotationsTests {
-    private func createSQL(_ db: Database, _ table: String) throws -> String {
-        try #require(try db.fetchOne(String.self, sql: "SELECT sql FROM sqlite_master WHERE name = \(table)"))
-    }
-
     private func indexNames(_ db: Database, _ table: String) throws -> [String] {
         try db.fetchAll(
             String.self,
             sql: "SELECT name FROM pragma_index_list(\(table)) WHERE origin = 'c' ORDER BY name")
-    }
-
-    private func indexColumns(_ db: Database, _ index: String) throws -> [String] {
-        try db.fetchAll(String.self, sql: "SELECT name FROM pragma_index_info(\(index)) ORDER BY seqno")
     }
 
     /// Runs `body`, expecting a `PersistenceError`, and returns it.

@@ -182,27 +182,6 @@ private struct ProbedColumnInfo: Decodable, Equatable {
             sql: "SELECT name, type, \"notnull\" FROM pragma_table_xinfo(\(table)) ORDER BY cid")
     }
 
-    private func createSQL(_ db: Database, _ table: String) throws -> String {
-        try #require(try db.fetchOne(String.self, sql: "SELECT sql FROM sqlite_master WHERE name = \(table)"))
-    }
-
-    private func indexColumns(_ db: Database, _ index: String) throws -> [String] {
-        try db.fetchAll(String.self, sql: "SELECT name FROM pragma_index_info(\(index)) ORDER BY seqno")
-    }
-
-    /// Runs `body`, expecting a `SchemaError`, and returns it.
-    private func schemaError(_ body: () throws -> Void) -> SchemaError? {
-        do {
-            try body()
-            Issue.record("expected a SchemaError, nothing was thrown")
-        } catch let error as SchemaError {
-            return error
-        } catch {
-            Issue.record("expected a SchemaError, got \(type(of: error)): \(error)")
-        }
-        return nil
-    }
-
     private static let everything = ProbedEverything(
         id: nil, mood: .grumpy, maybeMood: nil, priority: .high, maybePriority: .low,
         created: Date(timeIntervalSince1970: 1_700_000_000.125), deleted: nil, token: UUID(),
