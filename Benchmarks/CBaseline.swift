@@ -114,6 +114,28 @@ final class CDatabase {
         return statement.int64(at: 0)
     }
 
+    /// Runs a script of several statements with `sqlite3_exec` (used to build Northwind).
+    ///
+    /// - Parameter script: SQL statements separated by semicolons.
+    /// - Throws: ``CBaselineError`` for the first statement that fails.
+    func executeScript(_ script: String) throws {
+        var message: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(handle, script, nil, nil, &message)
+        defer { sqlite3_free(message) }
+        guard code == SQLITE_OK else {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+            throw CBaselineError(function: "sqlite3_exec", code: code, message: text, sql: nil)
+        }
+    }
+
+    /// The rowid of the last successful insert (`sqlite3_last_insert_rowid`).
+    @inline(__always)
+    var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// The rows changed by the last INSERT, UPDATE or DELETE (`sqlite3_changes`).
+    @inline(__always)
+    var changes: Int { Int(sqlite3_changes(handle)) }
+
     /// Throws unless `code` is `SQLITE_OK`.
     @inline(__always)
     func check(_ code: Int32, _ function: @autoclosure () -> String, sql: String? = nil) throws {
@@ -164,6 +186,30 @@ final class CStatement {
                 literecord_sqlite_transient(), UInt8(SQLITE_UTF8))
         }
         try database.check(code, "sqlite3_bind_text64", sql: sql)
+    }
+
+    /// Binds NULL to a 1-based parameter.
+    @inline(__always)
+    func bindNull(at index: Int32) throws {
+        try database.check(sqlite3_bind_null(handle, index), "sqlite3_bind_null", sql: sql)
+    }
+
+    /// Binds UTF-8 bytes (such as `JSONEncoder` output) as text to a 1-based parameter; SQLite
+    /// copies them (`SQLITE_TRANSIENT`).
+    @inline(__always)
+    func bindText(_ bytes: UnsafeRawBufferPointer, at index: Int32) throws {
+        let base = bytes.baseAddress ?? emptyText
+        let code = sqlite3_bind_text64(
+            handle, index, base.assumingMemoryBound(to: CChar.self), sqlite3_uint64(bytes.count),
+            literecord_sqlite_transient(), UInt8(SQLITE_UTF8))
+        try database.check(code, "sqlite3_bind_text64", sql: sql)
+    }
+
+    /// The names of the result columns, in order.
+    var columnNames: [String] {
+        (0..<sqlite3_column_count(handle)).map { index in
+            sqlite3_column_name(handle, index).map { String(cString: $0) } ?? ""
+        }
     }
 
     /// Steps once.

@@ -4,12 +4,14 @@ struct Options: Sendable, Equatable {
     static let defaultSize = 2_000
     /// The default number of recorded rounds (after one warm-up round).
     static let defaultRounds = 7
-    /// The size and rounds of `--quick`, a smoke test that finishes in a few seconds.
+    /// The size and rounds of `--quick`, a smoke test that finishes in a few seconds (a slow
+    /// workload may set a smaller ``Workload/quickSize``).
     static let quickSize = 200
     static let quickRounds = 3
 
     var quick = false
-    /// N for every workload (`--size`, or `--quick`'s), or `nil` for each workload's own default.
+    /// N for every workload (`--size`), or `nil` for each workload's own: its default size, or
+    /// its quick size under `--quick`.
     var size: Int?
     var rounds = Options.defaultRounds
     var filter: String?
@@ -30,7 +32,8 @@ struct Options: Sendable, Equatable {
         interleaved, and prints the median times and the ratio LiteRecord / C.
 
         Options:
-          --quick          Small N (\(quickSize)) and \(quickRounds) rounds: a smoke test for CI.
+          --quick          Small N (\(quickSize), less for the slowest workloads) and \(quickRounds)
+                           rounds: a smoke test for CI.
           --size N         Size parameter N, such as rows to insert, for every workload
                            (default: each workload's own, shown by --list; \(defaultSize) unless
                            the workload sets one).
@@ -91,9 +94,18 @@ struct Options: Sendable, Equatable {
                 throw UsageError("unknown option '\(argument)'")
             }
         }
-        options.size = explicitSize ?? (options.quick ? quickSize : nil)
+        options.size = explicitSize
         options.rounds = explicitRounds ?? (options.quick ? quickRounds : defaultRounds)
         return .run(options)
+    }
+
+    /// The size N a workload runs with: `--size`, else its quick size under `--quick`, else its
+    /// default size.
+    ///
+    /// - Parameter workload: The workload.
+    /// - Returns: N.
+    func size(for workload: Workload) -> Int {
+        size ?? (quick ? workload.quickSize : workload.defaultSize)
     }
 
     /// `--size=10` → (`--size`, `10`); anything else → (argument, nil).

@@ -13,8 +13,9 @@ enum Report {
             "SQLite   \(machine.sqliteVersion); both sides: \(settings.joined(separator: ", "))",
             "date     \(machine.date)",
             "N        "
-                + (options.size.map { "\($0)" + (options.quick ? " (--quick)" : "") }
-                    ?? "each workload's default (column N)"),
+                + (options.size.map { "\($0)" }
+                    ?? (options.quick
+                        ? "each workload's --quick size (column N)" : "each workload's default (column N)")),
             "rounds   \(options.rounds) measured after 1 warm-up, C and LiteRecord interleaved",
             "scratch  \(scratch)",
         ]

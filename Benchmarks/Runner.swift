@@ -4,10 +4,11 @@ import Foundation
 /// interleaved inside each round and the order alternating from round to round, so drift in
 /// the machine (frequency, page cache, other processes) hits both sides alike.
 struct Runner {
-    /// N for every workload, or `nil` for each workload's ``Workload/defaultSize``.
-    let size: Int?
-    let rounds: Int
+    /// The command line: N (``Options/size(for:)``) and the number of rounds.
+    let options: Options
     let scratch: ScratchDirectory
+
+    private var rounds: Int { options.rounds }
 
     /// Runs one workload.
     ///
@@ -17,7 +18,7 @@ struct Runner {
     /// - Returns: Both sides' timings.
     /// - Throws: ``RunError`` wrapping the first failure, with the workload, side and round.
     func run(_ workload: Workload, of group: WorkloadGroup) throws -> WorkloadResult {
-        let size = self.size ?? workload.defaultSize
+        let size = options.size(for: workload)
         let trial: Trial
         let setupDirectory: URL
         do {

@@ -20,6 +20,9 @@ struct Workload: Sendable {
     let unit: String
     /// The size N used when the command line sets none (neither `--size` nor `--quick`).
     let defaultSize: Int
+    /// The size N used by `--quick` when the command line sets no `--size`: ``Options/quickSize``
+    /// unless the workload is slow even at that size.
+    let quickSize: Int
     /// How many operations one measurement performs, given the size N.
     let operations: @Sendable (_ size: Int) -> Int
     private let makeTrial: @Sendable (SetupContext) throws -> Trial
@@ -31,6 +34,7 @@ struct Workload: Sendable {
     ///   - description: One line.
     ///   - unit: What one operation is.
     ///   - defaultSize: N when the command line sets none; ``Options/defaultSize`` by default.
+    ///   - quickSize: N under `--quick` without `--size`; ``Options/quickSize`` by default.
     ///   - operations: Operations per measurement for a size N; N itself by default.
     ///   - setup: Builds the shared fixture, once per run, untimed.
     ///   - c: Does the work with the C API once; returns the measured time.
@@ -40,6 +44,7 @@ struct Workload: Sendable {
         description: String,
         unit: String = "row",
         defaultSize: Int = Options.defaultSize,
+        quickSize: Int = Options.quickSize,
         operations: @escaping @Sendable (_ size: Int) -> Int = { $0 },
         setup: @escaping @Sendable (SetupContext) throws -> Fixture,
         c: @escaping @Sendable (Fixture, RoundContext) throws -> Duration,
@@ -49,6 +54,7 @@ struct Workload: Sendable {
         self.description = description
         self.unit = unit
         self.defaultSize = defaultSize
+        self.quickSize = quickSize
         self.operations = operations
         self.makeTrial = { context in
             let fixture = try setup(context)

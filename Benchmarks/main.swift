@@ -26,7 +26,7 @@ func main() -> Int32 {
     let selected = Catalog.select(options.filter)
     if options.listOnly {
         for (group, workload) in selected {
-            let size = options.size ?? workload.defaultSize
+            let size = options.size(for: workload)
             print("\(workload.slug)  (\(group.slug), N = \(size)): \(workload.description)")
         }
         return 0
@@ -52,7 +52,7 @@ func main() -> Int32 {
             Report.header(
                 machine: .current(), options: options, settings: settings, scratch: scratch.url.path))
         print()
-        let runner = Runner(size: options.size, rounds: options.rounds, scratch: scratch)
+        let runner = Runner(options: options, scratch: scratch)
         var results: [WorkloadResult] = []
         for (group, workload) in selected {
             results.append(try runner.run(workload, of: group))

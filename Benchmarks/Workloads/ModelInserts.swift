@@ -1,0 +1,120 @@
+import LiteRecord
+
+/// DESIGN.md's workload 1: insert N models in one transaction.
+///
+/// LiteRecord: `transaction { tx in ... try tx.insert(&item) }` for each ``Item``, the model path
+/// (encoding through its schema, the cached `INSERT`, the new rowid written into the model).
+/// C: `BEGIN DEFERRED TRANSACTION`, the same `INSERT` text prepared once, seven binds per row
+/// (the `nil` key as NULL, the date as `DateStorage.text` text, the tags as the bytes of one
+/// reused `JSONEncoder`), step, reset, the key read with `sqlite3_last_insert_rowid`, then
+/// `COMMIT TRANSACTION`. Both sides write to a fresh in-memory database per round whose table
+/// and index on `score` exist already (LiteRecord's DDL on both sides).
+///
+/// Measured: the transaction, preparing the insert, the N inserts. Not measured: opening the
+/// database, creating the table, and checking afterwards that the table holds exactly the
+/// expected rows (every value, compared as text with the setup's reference run) and that the
+/// keys assigned to the models are 1...N.
+enum ModelInserts {
+    /// The models to insert and what the table must hold afterwards.
+    final class Fixture {
+        let items: [Item]
+        let ddl: [String]
+        let codec: CItemCodec
+        let expectedDump: String
+        let expectedKeySum: Int64
+
+        init(items: [Item], ddl: [String], codec: CItemCodec, expectedDump: String) {
+            self.items = items
+            self.ddl = ddl
+            self.codec = codec
+            self.expectedDump = expectedDump
+            self.expectedKeySum = Int64(items.count) * Int64(items.count + 1) / 2
+        }
+    }
+
+    static let workload = Workload(
+        slug: "insert",
+        description: "insert N Item models (date text, JSON [String], index on score) in one transaction",
+        defaultSize: 100_000,
+        setup: makeFixture,
+        c: runC,
+        literecord: runLiteRecord)
+
+    // MARK: - Setup
+
+    /// Checks that LiteRecord runs the C side's SQL, then inserts the rows once on each side:
+    /// both tables must be equal, and LiteRecord must read back exactly the models inserted.
+    @Sendable
+    static func makeFixture(_ context: SetupContext) throws -> Fixture {
+        let items = ItemModel.makeItems(count: context.size)
+        let ddl = try ItemModel.literecordDDL()
+
+        let probe = try ItemModel.makeLiteRecordDatabase()
+        let traced = try ItemModel.traceSQL(probe) {
+            _ = try ItemModel.insertLiteRecord(Array(items.prefix(2)), into: probe)
+        }
+        let inserts = Array(repeating: ItemModel.insert, count: min(items.count, 2))
+        try ItemModel.verifyTrace(
+            traced, expected: [ItemModel.begin] + inserts + [ItemModel.commit], operation: "insert(&item)")
+
+        let codec = CItemCodec()
+        let c = try ItemModel.makeCDatabase(ddl: ddl)
+        let literecord = try ItemModel.makeLiteRecordDatabase()
+        try ItemModel.verifySameSchema(c, literecord)
+        let cKeySum = try ItemModel.insertC(items, into: c, codec: codec)
+        let literecordKeySum = try ItemModel.insertLiteRecord(items, into: literecord)
+        let cDump = try ItemModel.dump(c)
+        try ItemModel.verify(
+            dump: try ItemModel.dump(literecord), expected: cDump, side: .literecord,
+            after: "the reference insert")
+        let fixture = Fixture(items: items, ddl: ddl, codec: codec, expectedDump: cDump)
+        try verifyKeys(cKeySum, fixture: fixture, side: .c)
+        try verifyKeys(literecordKeySum, fixture: fixture, side: .literecord)
+        guard try literecord.fetchAll(Item.self) == ItemModel.withKeys(items) else {
+            throw FixtureError(description: "LiteRecord does not read back the models it inserted")
+        }
+        return fixture
+    }
+
+    // MARK: - C
+
+    @Sendable
+    private static func runC(_ fixture: Fixture, _ context: RoundContext) throws -> Duration {
+        let database = try ItemModel.makeCDatabase(ddl: fixture.ddl)
+        var keySum: Int64 = 0
+        let elapsed = try Stopwatch.measure {
+            keySum = try ItemModel.insertC(fixture.items, into: database, codec: fixture.codec)
+        }
+        try verifyKeys(keySum, fixture: fixture, side: .c)
+        try ItemModel.verify(
+            dump: ItemModel.dump(database), expected: fixture.expectedDump, side: .c, after: "the inserts")
+        return elapsed
+    }
+
+    // MARK: - LiteRecord
+
+    @Sendable
+    private static func runLiteRecord(_ fixture: Fixture, _ context: RoundContext) throws -> Duration {
+        let database = try ItemModel.makeLiteRecordDatabase()
+        var keySum: Int64 = 0
+        let elapsed = try Stopwatch.measure {
+            keySum = try ItemModel.insertLiteRecord(fixture.items, into: database)
+        }
+        try verifyKeys(keySum, fixture: fixture, side: .literecord)
+        try ItemModel.verify(
+            dump: ItemModel.dump(database), expected: fixture.expectedDump, side: .literecord,
+            after: "the inserts")
+        return elapsed
+    }
+
+    // MARK: - Checks
+
+    /// Makes sure the models received the keys 1...N.
+    private static func verifyKeys(_ keySum: Int64, fixture: Fixture, side: Side) throws {
+        guard keySum == fixture.expectedKeySum else {
+            throw FixtureError(
+                description: "\(side.rawValue) side assigned keys summing to \(keySum), expected "
+                    + "\(fixture.expectedKeySum) (1...\(fixture.items.count))")
+        }
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import LiteRecord
+
+/// DESIGN.md's workload 4: update N models one by one in one transaction.
+///
+/// Every round, each side gets a fresh in-memory database holding the same N ``Item`` rows
+/// (filled by its own insert code, untimed), then updates every row to new values: another
+/// name, score (so the index on `score` changes too), ratio, flag, date and tags.
+///
+/// Measured: the transaction and the N updates. LiteRecord: `transaction { tx in ...
+/// try tx.update(item) }`. C: `BEGIN DEFERRED TRANSACTION`, the same `UPDATE ... WHERE "id" = ?`
+/// text prepared once, seven binds per row (date as `DateStorage.text` text, tags through one
+/// reused `JSONEncoder`), step, the `sqlite3_changes` check LiteRecord makes (a missing row is
+/// an error), reset, `COMMIT TRANSACTION`. Not measured: filling the table, and checking
+/// afterwards that it holds exactly the updated rows (every value, as text).
+enum ModelUpdates {
+    /// The rows to start from, the updated models, and what the table must hold afterwards.
+    final class Fixture {
+        let items: [Item]
+        let updated: [Item]
+        let ddl: [String]
+        let codec: CItemCodec
+        let expectedDump: String
+
+        init(items: [Item], updated: [Item], ddl: [String], codec: CItemCodec, expectedDump: String) {
+            self.items = items
+            self.updated = updated
+            self.ddl = ddl
+            self.codec = codec
+            self.expectedDump = expectedDump
+        }
+    }
+
+    static let workload = Workload(
+        slug: "update",
+        description: "update(item) for each of N Item models in one transaction (all columns rewritten)",
+        defaultSize: 100_000,
+        setup: makeFixture,
+        c: runC,
+        literecord: runLiteRecord)
+
+    // MARK: - Setup
+
+    /// New values for every column but the key.
+    private static func updatedValues(_ item: Item) -> Item {
+        var item = item
+        item.name += "-updated"
+        item.score = (item.score + 1) % 10_007
+        item.ratio = item.ratio * 2 + 0.5
+        item.flag.toggle()
+        item.created += 0.5
+        item.tags = item.tags.isEmpty ? ["updated"] : Array(item.tags.dropFirst())
+        return item
+    }
+
+    /// Checks that LiteRecord runs the C side's SQL, then updates once on each side: both tables
+    /// must be equal, and LiteRecord must read back exactly the updated models.
+    @Sendable
+    static func makeFixture(_ context: SetupContext) throws -> Fixture {
+        let items = ItemModel.makeItems(count: context.size)
+        let updated = ItemModel.withKeys(items).map(updatedValues)
+        let ddl = try ItemModel.literecordDDL()
+        let codec = CItemCodec()
+
+        let probe = try ItemModel.filledLiteRecordDatabase(Array(items.prefix(1)))
+        let traced = try ItemModel.traceSQL(probe) {
+            try updateLiteRecord(Array(updated.prefix(1)), in: probe)
+        }
+        try ItemModel.verifyTrace(
+            traced, expected: [ItemModel.begin, ItemModel.update, ItemModel.commit], operation: "update(_:)")
+
+        let c = try ItemModel.filledCDatabase(items, ddl: ddl, codec: codec)
+        let literecord = try ItemModel.filledLiteRecordDatabase(items)
+        try ItemModel.verifySameSchema(c, literecord)
+        try updateC(updated, in: c, codec: codec)
+        try updateLiteRecord(updated, in: literecord)
+        let cDump = try ItemModel.dump(c)
+        try ItemModel.verify(
+            dump: try ItemModel.dump(literecord), expected: cDump, side: .literecord,
+            after: "the reference update")
+        guard try literecord.fetchAll(Item.self) == updated else {
+            throw FixtureError(description: "LiteRecord does not read back the models it updated")
+        }
+        return Fixture(items: items, updated: updated, ddl: ddl, codec: codec, expectedDump: cDump)
+    }
+
+    // MARK: - C
+
+    @Sendable
+    private static func runC(_ fixture: Fixture, _ context: RoundContext) throws -> Duration {
+        let database = try ItemModel.filledCDatabase(fixture.items, ddl: fixture.ddl, codec: fixture.codec)
+        let elapsed = try Stopwatch.measure {
+            try updateC(fixture.updated, in: database, codec: fixture.codec)
+        }
+        try ItemModel.verify(
+            dump: ItemModel.dump(database), expected: fixture.expectedDump, side: .c, after: "the updates")
+        return elapsed
+    }
+
+    /// The C side's measured work. Kept out of line so that a profiler can tell it apart.
+    @inline(never)
+    static func updateC(_ items: [Item], in database: CDatabase, codec: CItemCodec) throws {
+        try database.execute(ItemModel.begin)
+        let statement = try database.prepare(ItemModel.update)
+        for item in items {
+            try codec.bindUpdate(item, to: statement)
+            try statement.run()
+            guard database.changes == 1 else {
+                throw FixtureError(description: "C side: no row has the key \(item.id ?? 0)")
+            }
+            try statement.reset()
+        }
+        try database.execute(ItemModel.commit)
+    }
+
+    // MARK: - LiteRecord
+
+    @Sendable
+    private static func runLiteRecord(_ fixture: Fixture, _ context: RoundContext) throws -> Duration {
+        let database = try ItemModel.filledLiteRecordDatabase(fixture.items)
+        let elapsed = try Stopwatch.measure {
+            try updateLiteRecord(fixture.updated, in: database)
+        }
+        try ItemModel.verify(
+            dump: ItemModel.dump(database), expected: fixture.expectedDump, side: .literecord,
+            after: "the updates")
+        return elapsed
+    }
+
+    /// LiteRecord's measured work. Kept out of line so that a profiler can tell it apart.
+    @inline(never)
+    static func updateLiteRecord(_ items: [Item], in database: Database) throws {
+        try database.transaction { tx in
+            for item in items {
+                try tx.update(item)
+            }
+        }
+    }
+}
