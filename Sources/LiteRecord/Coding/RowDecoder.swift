@@ -56,7 +56,10 @@ final class RowDecodingContext {
     let source: Source
     let dateStorage: DateStorage
     let columnDateStorage: [String: DateStorage]
-    let typeName: String
+    /// The decoded type's name, for error messages only: made when first needed, since
+    /// `String(describing:)` costs more than decoding a small row.
+    private(set) lazy var typeName = String(describing: decodedType)
+    private let decodedType: Any.Type
     let keyToColumn: [String: String]?
     /// Plain values and collections read the first column instead of a keyed container;
     /// decided once, not per row.
@@ -65,11 +68,16 @@ final class RowDecodingContext {
     @exclusivity(unchecked) private var columnLookup = ColumnLookup()
 
     init(source: Statement, decoder: RowDecoder, type: Any.Type) {
+        if let cached = source.decodingLookup, cached.type == ObjectIdentifier(type),
+            cached.columns === source.columns, cached.keyToColumn == decoder.keyToColumn
+        {
+            columnLookup = cached.lookup
+        }
         self.source = .statement(source)
         self.dateStorage = decoder.dateStorage
         self.columnDateStorage = decoder.columnDateStorage
         self.keyToColumn = decoder.keyToColumn
-        self.typeName = String(describing: type)
+        self.decodedType = type
         self.readsFirstColumn = type is any DatabaseValueConvertible.Type || type is any Collection.Type
     }
 
@@ -78,8 +86,17 @@ final class RowDecodingContext {
         self.dateStorage = decoder.dateStorage
         self.columnDateStorage = decoder.columnDateStorage
         self.keyToColumn = decoder.keyToColumn
-        self.typeName = String(describing: type)
+        self.decodedType = type
         self.readsFirstColumn = type is any DatabaseValueConvertible.Type || type is any Collection.Type
+    }
+
+    deinit {
+        // Hand what this fetch learned to the statement's next execution.
+        if case .statement(let statement) = source {
+            statement.decodingLookup = DecodingLookupCache(
+                type: ObjectIdentifier(decodedType), columns: statement.columns, keyToColumn: keyToColumn,
+                lookup: columnLookup)
+        }
     }
 
     /// Decodes the source's current row.
@@ -306,6 +323,14 @@ final class RowDecodingContext {
             codingPath: key.map { [$0.stringValue] } ?? [], sql: sql, reason: reason, isJSON: isJSON,
             isInvalid: isInvalid)
     }
+}
+
+/// A statement's column lookup for one decoded type, valid while its columns are unchanged.
+struct DecodingLookupCache {
+    let type: ObjectIdentifier
+    let columns: RowColumns
+    let keyToColumn: [String: String]?
+    let lookup: ColumnLookup
 }
 
 /// Finds column indexes by key name, learning the order in which a type asks for its keys on

@@ -69,8 +69,9 @@ final class RowEncodingStorage {
     let dateStorage: DateStorage
     let columnDateStorage: [String: DateStorage]
     let keyToColumn: [String: String]?
-    var columns: [String] = []
-    var values: [DatabaseValue] = []
+    // One encoding on one thread owns this storage: skip the per-access exclusivity checks.
+    @exclusivity(unchecked) var columns: [String] = []
+    @exclusivity(unchecked) var values: [DatabaseValue] = []
     var error: EncodingError?
     /// Columns written through nested containers, serialized to JSON once encoding is over
     /// (a nested container is still being filled after the call that created it returns).

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Prepared statements of one connection, keyed by SQL text, so repeated SQL is parsed once.
 struct StatementCache {
     /// Keyed by exact UTF-8 bytes: Swift's `String` equality treats canonically equivalent
@@ -6,7 +8,17 @@ struct StatementCache {
         let sql: String
 
         static func == (lhs: Key, rhs: Key) -> Bool {
-            lhs.sql.utf8.elementsEqual(rhs.sql.utf8)
+            var left = lhs.sql
+            var right = rhs.sql
+            return left.withUTF8 { leftBytes in
+                right.withUTF8 { rightBytes in
+                    guard leftBytes.count == rightBytes.count else { return false }
+                    guard let leftBase = leftBytes.baseAddress, let rightBase = rightBytes.baseAddress else {
+                        return true  // both empty
+                    }
+                    return memcmp(leftBase, rightBase, leftBytes.count) == 0
+                }
+            }
         }
 
         func hash(into hasher: inout Hasher) {
