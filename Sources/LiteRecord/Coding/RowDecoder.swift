@@ -158,10 +158,10 @@ final class RowDecodingContext {
 
     @inline(__always)
     func columnIndex(forKey name: String) -> Int? {
-        let column = keyToColumn.map { $0[name] ?? name } ?? name
         switch source {
-        case .statement(let statement): return columnLookup.index(of: column, in: statement)
-        case .row(let row): return columnLookup.index(of: column, in: row)
+        case .statement(let statement):
+            return columnLookup.index(of: name, in: statement, keyToColumn: keyToColumn)
+        case .row(let row): return columnLookup.index(of: name, in: row, keyToColumn: keyToColumn)
         }
     }
 
@@ -347,7 +347,10 @@ struct ColumnLookup {
         lastName = nil
     }
 
-    mutating func index(of name: String, in source: some ColumnSource) -> Int? {
+    /// The column index for a coding key; the key is mapped to its column name only the first
+    /// time it is seen, not on every row.
+    mutating func index(of name: String, in source: some ColumnSource, keyToColumn: [String: String]?) -> Int?
+    {
         // `decodeIfPresent` asks for the same key up to three times in a row.
         if name == lastName { return lastIndex }
         let found: Int?
@@ -358,7 +361,7 @@ struct ColumnLookup {
             found = indexes[known]
             position = known + 1
         } else {
-            found = source.sourceColumnIndex(named: name)
+            found = source.sourceColumnIndex(named: keyToColumn?[name] ?? name)
             names.append(name)
             indexes.append(found)
             position = names.count
