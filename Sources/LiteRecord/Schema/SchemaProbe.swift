@@ -48,7 +48,7 @@ enum SchemaProbe {
                 }
                 return result
             } catch {
-                if best == nil || recorder.columns.count > best!.columns.count {
+                if recorder.columns.count > best?.columns.count ?? -1 {
                     best = (recorder.columns, error)
                 }
             }
