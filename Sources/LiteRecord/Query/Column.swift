@@ -104,9 +104,10 @@ public struct Column<Value> {
         } else if let columnName, isJSON {
             (column, basePath) = (columnName, "$")
         } else {
+            let place = columnName.map { "column \($0)" } ?? sql.text
             throw SchemaError(
-                "\(keyPathText) reads inside a value that is not stored as JSON (\(Value.self)); only arrays, "
-                    + "dictionaries and nested structs are JSON columns")
+                "\(keyPathText) reads inside \(place), whose value (\(Value.self)) is not stored as JSON; only "
+                    + "arrays, dictionaries and nested structs are JSON columns")
         }
         let path = basePath + names.map { "." + JSONPathText.quote($0) }.joined()
         return Column<Member>(

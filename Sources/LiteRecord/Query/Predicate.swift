@@ -103,9 +103,12 @@ extension Column where Value: Encodable & Comparable {
 }
 
 extension Column {
-    /// Compares two columns of the same type: `$0.wins > $0.losses`.
+    /// Compares two columns of the same type: `$0.wins > $0.losses`; by exact bytes, even when
+    /// a column has another collation.
     func compare(_ op: String, _ other: Column) -> Predicate {
-        Predicate("(\(sql) \(SQL(op)) \(other.sql))", error: error ?? other.error)
+        let collated = [collation, other.collation].contains { $0 != nil && $0 != .binary }
+        let left: SQL = collated ? "\(sql) COLLATE BINARY" : sql
+        return Predicate("(\(left) \(SQL(op)) \(other.sql))", error: error ?? other.error)
     }
 }
 
@@ -262,8 +265,9 @@ extension Column where Value: Collection, Value.Element: Encodable {
             } else {
                 "json_each(\(sql))"
             }
+        // `IS`, so that an array of optionals contains `nil` (a JSON null reads as NULL).
         return Predicate(
-            "EXISTS (SELECT 1 FROM \(source) WHERE value = \(stored))", error: error ?? conversionError)
+            "EXISTS (SELECT 1 FROM \(source) WHERE value IS \(stored))", error: error ?? conversionError)
     }
 }
 

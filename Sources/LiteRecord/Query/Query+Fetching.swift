@@ -1,4 +1,7 @@
 extension Query {
+    /// The query limited to its first row (`limit(0)` stays `limit(0)`).
+    var firstRowOnly: Query { limit(Swift.min(limitCount ?? 1, 1)) }
+
     /// Runs `body` with the table and a connection, after throwing any build error.
     func run<T>(_ body: (Connection, TableSchema) throws -> T) throws -> T {
         if let buildError { throw buildError }
@@ -25,7 +28,7 @@ extension Query {
     public func fetchOne() throws -> M? {
         try run { connection, table in
             try connection.fetchModels(
-                M.self, table: table, sql: limit(1).selectSQL("*", table: table), limit: 1
+                M.self, table: table, sql: firstRowOnly.selectSQL("*", table: table), limit: 1
             )
             .first
         }
@@ -77,7 +80,7 @@ extension Query {
     /// - Throws: ``SchemaError``, ``DatabaseError``.
     public func exists() throws -> Bool {
         try run { connection, table in
-            let inner = limit(1).selectSQL("1", table: table, ordered: false)
+            let inner = firstRowOnly.selectSQL("1", table: table, ordered: false)
             return try connection.fetchOne(Bool.self, sql: "SELECT EXISTS (\(inner))") ?? false
         }
     }
@@ -92,11 +95,13 @@ extension Query {
         let selected = column(columns)
         if let error = selected.error { throw error }
         return try run { connection, table in
-            try connection.fetchOne(
-                T?.self,
-                sql: selectSQL(
-                    "\(SQL(function))(\(selected.sql))", table: table, ordered: false, limited: false)
-            ) ?? nil
+            let aggregate: SQL = "\(SQL(function))(\(selected.sql))"
+            // Over the rows the query returns, as count() (the column names are the same).
+            let sql: SQL =
+                limitCount == nil && offsetCount == nil && !isDistinct
+                ? selectSQL(aggregate, table: table, ordered: false, limited: false)
+                : "SELECT \(aggregate) FROM (\(selectSQL("*", table: table)))"
+            return try connection.fetchOne(T?.self, sql: sql) ?? nil
         }
     }
 
