@@ -79,7 +79,7 @@ public struct Projection<M: Model, T: Decodable> {
     /// - Returns: The row.
     /// - Throws: As ``fetchAll()``.
     public func fetchOne() throws -> T? {
-        try Projection(query: query.limit(1), selection: selection).fetchAll().first
+        try Projection(query: query.firstRowOnly, selection: selection).fetchAll().first
     }
 
     /// Decodes the result rows one at a time.

@@ -26,7 +26,7 @@
 public struct Query<M: Model> {
     let context: any DatabaseContext
     let dateStorage: DateStorage
-    var predicates: [Predicate] = []
+    var conditions: [Condition] = []
     var orderings: [Ordering] = []
     var limitCount: Int?
     var offsetCount: Int?
@@ -46,9 +46,9 @@ public struct Query<M: Model> {
     ///
     /// - Parameter condition: Builds the condition from the columns: `{ $0.score > 100 }`.
     /// - Returns: The narrowed query.
-    public func `where`(_ condition: (Columns<M>) -> Predicate) -> Query {
+    public func `where`(_ condition: (Columns<M>) -> Condition) -> Query {
         var copy = self
-        copy.predicates.append(condition(columns))
+        copy.conditions.append(condition(columns))
         return copy
     }
 
@@ -58,7 +58,7 @@ public struct Query<M: Model> {
     /// - Returns: The narrowed query.
     public func `where`(sql: SQL) -> Query {
         var copy = self
-        copy.predicates.append(Predicate(sql: sql))
+        copy.conditions.append(Condition(sql: sql))
         return copy
     }
 
@@ -110,7 +110,7 @@ public struct Query<M: Model> {
     /// The first problem found while building the query (a key path that is not a column, a
     /// value that cannot be stored), thrown when it runs.
     var buildError: (any Error)? {
-        if let error = predicates.lazy.compactMap(\.error).first ?? orderings.lazy.compactMap(\.error).first {
+        if let error = conditions.lazy.compactMap(\.error).first ?? orderings.lazy.compactMap(\.error).first {
             return error
         }
         guard !groupKeys.isEmpty else { return nil }
@@ -123,8 +123,8 @@ public struct Query<M: Model> {
     }
 
     func whereClause() -> SQL {
-        guard let first = predicates.first else { return "" }
-        let combined = predicates.dropFirst().reduce(first.sql) { "\($0) AND \($1.sql)" }
+        guard let first = conditions.first else { return "" }
+        let combined = conditions.dropFirst().reduce(first.sql) { "\($0) AND \($1.sql)" }
         return " WHERE \(combined)"
     }
 

@@ -53,7 +53,7 @@ private struct DiffRecord: Model, Equatable {
 private struct Shape {
     /// What the shape is, for failure messages (generated shapes); others are named by location.
     var name: String
-    let sql: (Columns<DiffRecord>) -> LiteRecord.Predicate
+    let sql: (Columns<DiffRecord>) -> Condition
     let swift: (DiffRecord) -> Bool
     /// Whether matching no row, or every row, is acceptable (otherwise the shape is too weak).
     var mayBeTrivial: Bool
@@ -62,14 +62,14 @@ private struct Shape {
 
 private func shape(
     _ name: String, trivial: Bool = false, sourceLocation: SourceLocation = #_sourceLocation,
-    _ sql: @escaping (Columns<DiffRecord>) -> LiteRecord.Predicate, _ swift: @escaping (DiffRecord) -> Bool
+    _ sql: @escaping (Columns<DiffRecord>) -> Condition, _ swift: @escaping (DiffRecord) -> Bool
 ) -> Shape {
     Shape(name: name, sql: sql, swift: swift, mayBeTrivial: trivial, sourceLocation: sourceLocation)
 }
 
 private func shape(  // named by where it is written
     trivial: Bool = false, sourceLocation: SourceLocation = #_sourceLocation,
-    _ sql: @escaping (Columns<DiffRecord>) -> LiteRecord.Predicate, _ swift: @escaping (DiffRecord) -> Bool
+    _ sql: @escaping (Columns<DiffRecord>) -> Condition, _ swift: @escaping (DiffRecord) -> Bool
 ) -> Shape {
     shape("", trivial: trivial, sourceLocation: sourceLocation, sql, swift)
 }
@@ -335,17 +335,16 @@ private struct DiffFixture {
         let fixed = needles.count
         needles += (0..<4).map { String(fixture.sample(10 + $0, \.name).prefix(2)) }.filter { !$0.isEmpty }
         let lower = asciiLowercased
-        let operations:
-            [(String, (Column<String>, String) -> LiteRecord.Predicate, (String, String) -> Bool)] = [
-                ("hasPrefix", { $0.hasPrefix($1) }, { $0.hasPrefix($1) }),
-                ("hasSuffix", { $0.hasSuffix($1) }, { $0.hasSuffix($1) }),
-                ("contains", { $0.contains($1) }, { $0.contains($1) }),
-                ("!hasPrefix", { !$0.hasPrefix($1) }, { !$0.hasPrefix($1) }),
-                ("!hasSuffix", { !$0.hasSuffix($1) }, { !$0.hasSuffix($1) }),
-                ("ciHasPrefix", { $0.caseInsensitiveHasPrefix($1) }, { lower($0).hasPrefix(lower($1)) }),
-                ("ciHasSuffix", { $0.caseInsensitiveHasSuffix($1) }, { lower($0).hasSuffix(lower($1)) }),
-                ("ciContains", { $0.caseInsensitiveContains($1) }, { lower($0).contains(lower($1)) }),
-            ]
+        let operations: [(String, (Column<String>, String) -> Condition, (String, String) -> Bool)] = [
+            ("hasPrefix", { $0.hasPrefix($1) }, { $0.hasPrefix($1) }),
+            ("hasSuffix", { $0.hasSuffix($1) }, { $0.hasSuffix($1) }),
+            ("contains", { $0.contains($1) }, { $0.contains($1) }),
+            ("!hasPrefix", { !$0.hasPrefix($1) }, { !$0.hasPrefix($1) }),
+            ("!hasSuffix", { !$0.hasSuffix($1) }, { !$0.hasSuffix($1) }),
+            ("ciHasPrefix", { $0.caseInsensitiveHasPrefix($1) }, { lower($0).hasPrefix(lower($1)) }),
+            ("ciHasSuffix", { $0.caseInsensitiveHasSuffix($1) }, { lower($0).hasSuffix(lower($1)) }),
+            ("ciContains", { $0.caseInsensitiveContains($1) }, { lower($0).contains(lower($1)) }),
+        ]
         for (label, sql, swift) in operations {
             for (index, needle) in needles.enumerated() {
                 let (name, sampled) = ("\(label)(\(needle.debugDescription))", index >= fixed)

@@ -263,8 +263,8 @@ private func makeItems() throws -> (Database, [OpItem]) {
             $0.id.ascending
         }
         #expect(try query.fetchAll() == items.filter { $0.score > minimum && $0.rank != nil })
-        // `Predicate` alone is ambiguous with Foundation's `Predicate` macro type.
-        let both = db.query(OpItem.self).where { LiteRecord.Predicate(sql: "score = \(0)") || $0.name == "" }
+        // `Condition` needs no module prefix next to Foundation (unlike a type named `Predicate`).
+        let both = db.query(OpItem.self).where { Condition(sql: "score = \(0)") || $0.name == "" }
         #expect(try both.fetchAll() == items.filter { $0.score == 0 || $0.name.isEmpty })
         #expect(try db.query(OpItem.self).count() == items.count)
     }
@@ -295,7 +295,7 @@ private func makeItems() throws -> (Database, [OpItem]) {
             OpPair(letter: composed, number: 1), OpPair(letter: decomposed, number: 2),
             OpPair(letter: thumb, number: 3),
         ])
-        let numbers = { (condition: (Columns<OpPair>) -> LiteRecord.Predicate) in
+        let numbers = { (condition: (Columns<OpPair>) -> Condition) in
             try db.query(OpPair.self).where(condition).order { $0.number.ascending }.fetchAll().map(\.number)
         }
         // Equality is by exact UTF-8 bytes; Swift's String `==` is canonical equivalence.
@@ -336,7 +336,7 @@ private func makeItems() throws -> (Database, [OpItem]) {
             OpNocase(id: nil, name: "ab", alias: "AB"), OpNocase(id: nil, name: "AB", alias: "AB"),
             OpNocase(id: nil, name: "b", alias: "B"),
         ])
-        let ids = { (condition: (Columns<OpNocase>) -> LiteRecord.Predicate) in
+        let ids = { (condition: (Columns<OpNocase>) -> Condition) in
             try db.query(OpNocase.self).where(condition).order { $0.id.ascending }.fetchAll().map(\.id!)
         }
         let expected = { (condition: (OpNocase) -> Bool) in rows.filter(condition).map(\.id!) }
@@ -365,7 +365,7 @@ private func makeItems() throws -> (Database, [OpItem]) {
                     count: UInt32(index) * 1_000_000_000,
                     ratio: Float(index) / 3)
             })
-        let ids = { (condition: (Columns<OpStored>) -> LiteRecord.Predicate) in
+        let ids = { (condition: (Columns<OpStored>) -> Condition) in
             try db.query(OpStored.self).where(condition).order { $0.id.ascending }.fetchAll().map(\.id!)
         }
         let expected = { (condition: (OpStored) -> Bool) in rows.filter(condition).map(\.id!) }

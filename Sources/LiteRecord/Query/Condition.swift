@@ -1,9 +1,9 @@
 /// A condition on a model's rows, built from ``Column`` comparisons with Swift's operators.
 ///
-/// A predicate means what the same closure means in Swift on the decoded models: `!=` on an
+/// A condition means what the same closure means in Swift on the decoded models: `!=` on an
 /// optional column matches NULL rows, `== nil` is `IS NULL`, string comparisons are
 /// case-sensitive (by exact UTF-8 bytes, even on a `COLLATE NOCASE` column).
-public struct Predicate {
+public struct Condition {
     let sql: SQL
     let error: (any Error)?
 
@@ -12,7 +12,7 @@ public struct Predicate {
         self.error = error
     }
 
-    /// A condition written in SQL, with bound interpolation: `Predicate(sql: "score > \(x)")`.
+    /// A condition written in SQL, with bound interpolation: `Condition(sql: "score > \(x)")`.
     ///
     /// - Parameter sql: A boolean SQL expression.
     public init(sql: SQL) {
@@ -20,18 +20,18 @@ public struct Predicate {
     }
 
     /// Both conditions hold.
-    public static func && (lhs: Predicate, rhs: Predicate) -> Predicate {
-        Predicate("(\(lhs.sql) AND \(rhs.sql))", error: lhs.error ?? rhs.error)
+    public static func && (lhs: Condition, rhs: Condition) -> Condition {
+        Condition("(\(lhs.sql) AND \(rhs.sql))", error: lhs.error ?? rhs.error)
     }
 
     /// Either condition holds.
-    public static func || (lhs: Predicate, rhs: Predicate) -> Predicate {
-        Predicate("(\(lhs.sql) OR \(rhs.sql))", error: lhs.error ?? rhs.error)
+    public static func || (lhs: Condition, rhs: Condition) -> Condition {
+        Condition("(\(lhs.sql) OR \(rhs.sql))", error: lhs.error ?? rhs.error)
     }
 
     /// The condition does not hold.
-    public static prefix func ! (predicate: Predicate) -> Predicate {
-        Predicate("(NOT \(predicate.sql))", error: predicate.error)
+    public static prefix func ! (condition: Condition) -> Condition {
+        Condition("(NOT \(condition.sql))", error: condition.error)
     }
 }
 
@@ -52,25 +52,25 @@ extension Column where Value: Encodable {
         return "\(sql) COLLATE BINARY"
     }
 
-    func compare(_ op: String, _ value: Value) -> Predicate {
+    func compare(_ op: String, _ value: Value) -> Condition {
         let (stored, conversionError) = storedValue(value)
-        return Predicate("(\(comparableSQL) \(SQL(op)) \(stored))", error: error ?? conversionError)
+        return Condition("(\(comparableSQL) \(SQL(op)) \(stored))", error: error ?? conversionError)
     }
 
     /// Equal, NULL-safe: matches NULL when `value` is `nil`.
-    public static func == (lhs: Column, rhs: Value) -> Predicate {
+    public static func == (lhs: Column, rhs: Value) -> Condition {
         lhs.compare(lhs.isNullable ? "IS" : "=", rhs)
     }
 
     /// Not equal, NULL-safe: an optional column holding NULL is not equal to a value.
-    public static func != (lhs: Column, rhs: Value) -> Predicate {
+    public static func != (lhs: Column, rhs: Value) -> Condition {
         lhs.compare(lhs.isNullable ? "IS NOT" : "<>", rhs)
     }
 
     /// Whether the value is one of `values`: `$0.score.in([1, 2, 3])`.
     ///
     /// - Parameter values: The candidates; none matches nothing.
-    public func `in`<S: Sequence>(_ values: S) -> Predicate where S.Element == Value {
+    public func `in`<S: Sequence>(_ values: S) -> Condition where S.Element == Value {
         var conversionError: (any Error)?
         var candidates: [DatabaseValue] = []
         for value in values {
@@ -78,7 +78,7 @@ extension Column where Value: Encodable {
             conversionError = conversionError ?? problem
             candidates.append(stored)
         }
-        guard !candidates.isEmpty else { return Predicate("0", error: error) }
+        guard !candidates.isEmpty else { return Condition("0", error: error) }
         let hasNull = candidates.contains(.null)
         let nonNull = candidates.filter { !$0.isNull }
         var parts: [SQL] = []
@@ -88,47 +88,47 @@ extension Column where Value: Encodable {
         } else if isNullable {
             // `NULL IN (...)` is NULL, which `NOT` keeps NULL: make it false, as in Swift.
             parts.append("\(sql) IS NOT NULL")
-            return Predicate("(\(parts[0]) AND \(parts[1]))", error: error ?? conversionError)
+            return Condition("(\(parts[0]) AND \(parts[1]))", error: error ?? conversionError)
         }
         let joined = parts.dropFirst().reduce(parts[0]) { "\($0) OR \($1)" }
-        return Predicate("(\(joined))", error: error ?? conversionError)
+        return Condition("(\(joined))", error: error ?? conversionError)
     }
 }
 
 extension Column where Value: Encodable & Comparable {
-    public static func < (lhs: Column, rhs: Value) -> Predicate { lhs.compare("<", rhs) }
-    public static func <= (lhs: Column, rhs: Value) -> Predicate { lhs.compare("<=", rhs) }
-    public static func > (lhs: Column, rhs: Value) -> Predicate { lhs.compare(">", rhs) }
-    public static func >= (lhs: Column, rhs: Value) -> Predicate { lhs.compare(">=", rhs) }
+    public static func < (lhs: Column, rhs: Value) -> Condition { lhs.compare("<", rhs) }
+    public static func <= (lhs: Column, rhs: Value) -> Condition { lhs.compare("<=", rhs) }
+    public static func > (lhs: Column, rhs: Value) -> Condition { lhs.compare(">", rhs) }
+    public static func >= (lhs: Column, rhs: Value) -> Condition { lhs.compare(">=", rhs) }
 }
 
 extension Column {
     /// Compares two columns of the same type: `$0.wins > $0.losses`; by exact bytes, even when
     /// a column has another collation.
-    func compare(_ op: String, _ other: Column) -> Predicate {
+    func compare(_ op: String, _ other: Column) -> Condition {
         let collated = [collation, other.collation].contains { $0 != nil && $0 != .binary }
         let left: SQL = collated ? "\(sql) COLLATE BINARY" : sql
-        return Predicate("(\(left) \(SQL(op)) \(other.sql))", error: error ?? other.error)
+        return Condition("(\(left) \(SQL(op)) \(other.sql))", error: error ?? other.error)
     }
 }
 
 extension Column where Value: Comparable {
-    public static func < (lhs: Column, rhs: Column) -> Predicate { lhs.compare("<", rhs) }
-    public static func <= (lhs: Column, rhs: Column) -> Predicate { lhs.compare("<=", rhs) }
-    public static func > (lhs: Column, rhs: Column) -> Predicate { lhs.compare(">", rhs) }
-    public static func >= (lhs: Column, rhs: Column) -> Predicate { lhs.compare(">=", rhs) }
+    public static func < (lhs: Column, rhs: Column) -> Condition { lhs.compare("<", rhs) }
+    public static func <= (lhs: Column, rhs: Column) -> Condition { lhs.compare("<=", rhs) }
+    public static func > (lhs: Column, rhs: Column) -> Condition { lhs.compare(">", rhs) }
+    public static func >= (lhs: Column, rhs: Column) -> Condition { lhs.compare(">=", rhs) }
 }
 
 extension Column where Value: Equatable {
-    public static func == (lhs: Column, rhs: Column) -> Predicate { lhs.compare("IS", rhs) }
-    public static func != (lhs: Column, rhs: Column) -> Predicate { lhs.compare("IS NOT", rhs) }
+    public static func == (lhs: Column, rhs: Column) -> Condition { lhs.compare("IS", rhs) }
+    public static func != (lhs: Column, rhs: Column) -> Condition { lhs.compare("IS NOT", rhs) }
 }
 
 extension Sequence where Element: Encodable {
     /// Whether a column's value is one of these: `[1, 2, 3].contains($0.score)`.
     ///
     /// - Parameter column: The column.
-    public func contains(_ column: Column<Element>) -> Predicate {
+    public func contains(_ column: Column<Element>) -> Condition {
         column.in(self)
     }
 }
@@ -137,7 +137,7 @@ extension ClosedRange where Bound: Encodable {
     /// Whether a column's value lies in the range: `(10...20).contains($0.score)`.
     ///
     /// - Parameter column: The column.
-    public func contains(_ column: Column<Bound>) -> Predicate {
+    public func contains(_ column: Column<Bound>) -> Condition {
         column >= lowerBound && column <= upperBound
     }
 }
@@ -146,7 +146,7 @@ extension Range where Bound: Encodable {
     /// Whether a column's value lies in the half-open range: `(10..<20).contains($0.score)`.
     ///
     /// - Parameter column: The column.
-    public func contains(_ column: Column<Bound>) -> Predicate {
+    public func contains(_ column: Column<Bound>) -> Condition {
         column >= lowerBound && column < upperBound
     }
 }
@@ -155,22 +155,22 @@ extension Range where Bound: Encodable {
 
 extension Column where Value == Bool {
     /// The column is true: `.where { $0.flag.isTrue }`.
-    public var isTrue: Predicate { self == true }
+    public var isTrue: Condition { self == true }
 }
 
 // MARK: - Strings
 
 extension Column where Value: StringProtocol & Encodable {
-    private func textPredicate(_ body: (SQL, DatabaseValue) -> SQL, _ text: String) -> Predicate {
-        Predicate("(\(body(sql, .text(text))))", error: error)
+    private func textCondition(_ body: (SQL, DatabaseValue) -> SQL, _ text: String) -> Condition {
+        Condition("(\(body(sql, .text(text))))", error: error)
     }
 
     /// Whether the text starts with `prefix`, case-sensitively; `%`, `_` and `\` are plain
     /// characters. Compares exact UTF-8 bytes, NUL characters included.
     ///
     /// - Parameter prefix: The prefix.
-    public func hasPrefix(_ prefix: String) -> Predicate {
-        textPredicate(
+    public func hasPrefix(_ prefix: String) -> Condition {
+        textCondition(
             { column, value in
                 // substr() of an empty blob is NULL, not an empty blob.
                 "coalesce(substr(CAST(\(column) AS BLOB), 1, length(CAST(\(value) AS BLOB))), x'') = CAST(\(value) AS BLOB)"
@@ -180,9 +180,9 @@ extension Column where Value: StringProtocol & Encodable {
     /// Whether the text ends with `suffix`, case-sensitively, by exact UTF-8 bytes.
     ///
     /// - Parameter suffix: The suffix.
-    public func hasSuffix(_ suffix: String) -> Predicate {
-        guard !suffix.isEmpty else { return Predicate("(\(sql) IS NOT NULL)", error: error) }
-        return textPredicate(
+    public func hasSuffix(_ suffix: String) -> Condition {
+        guard !suffix.isEmpty else { return Condition("(\(sql) IS NOT NULL)", error: error) }
+        return textCondition(
             { column, value in
                 "coalesce(substr(CAST(\(column) AS BLOB), -length(CAST(\(value) AS BLOB))), x'') = CAST(\(value) AS BLOB)"
             }, suffix)
@@ -191,17 +191,17 @@ extension Column where Value: StringProtocol & Encodable {
     /// Whether the text contains `other`, case-sensitively, by exact UTF-8 bytes.
     ///
     /// - Parameter other: The text to look for.
-    public func contains(_ other: String) -> Predicate {
-        textPredicate(
+    public func contains(_ other: String) -> Condition {
+        textCondition(
             { column, value in "instr(CAST(\(column) AS BLOB), CAST(\(value) AS BLOB)) > 0" }, other)
     }
 
     /// Whether the text starts with `prefix`, ignoring the case of ASCII letters.
     ///
     /// - Parameter prefix: The prefix.
-    public func caseInsensitiveHasPrefix(_ prefix: String) -> Predicate {
+    public func caseInsensitiveHasPrefix(_ prefix: String) -> Condition {
         // Bytes, not characters: text functions stop at a NUL character; lower() keeps lengths.
-        textPredicate(
+        textCondition(
             { column, value in
                 "coalesce(substr(CAST(lower(\(column)) AS BLOB), 1, length(CAST(\(value) AS BLOB))), x'') = CAST(lower(\(value)) AS BLOB)"
             }, prefix)
@@ -210,9 +210,9 @@ extension Column where Value: StringProtocol & Encodable {
     /// Whether the text ends with `suffix`, ignoring the case of ASCII letters.
     ///
     /// - Parameter suffix: The suffix.
-    public func caseInsensitiveHasSuffix(_ suffix: String) -> Predicate {
-        guard !suffix.isEmpty else { return Predicate("(\(sql) IS NOT NULL)", error: error) }
-        return textPredicate(
+    public func caseInsensitiveHasSuffix(_ suffix: String) -> Condition {
+        guard !suffix.isEmpty else { return Condition("(\(sql) IS NOT NULL)", error: error) }
+        return textCondition(
             { column, value in
                 "coalesce(substr(CAST(lower(\(column)) AS BLOB), -length(CAST(\(value) AS BLOB))), x'') = CAST(lower(\(value)) AS BLOB)"
             }, suffix)
@@ -221,8 +221,8 @@ extension Column where Value: StringProtocol & Encodable {
     /// Whether the text contains `other`, ignoring the case of ASCII letters.
     ///
     /// - Parameter other: The text to look for.
-    public func caseInsensitiveContains(_ other: String) -> Predicate {
-        textPredicate({ column, value in "instr(lower(\(column)), lower(\(value))) > 0" }, other)
+    public func caseInsensitiveContains(_ other: String) -> Condition {
+        textCondition({ column, value in "instr(lower(\(column)), lower(\(value))) > 0" }, other)
     }
 }
 
@@ -247,14 +247,14 @@ extension Column where Value: Collection {
     }
 
     /// Whether the array is empty.
-    public var isEmpty: Predicate { count == 0 }
+    public var isEmpty: Condition { count == 0 }
 }
 
 extension Column where Value: Collection, Value.Element: Encodable {
     /// Whether an array stored as JSON holds `element`: `$0.tags.contains("pro")`.
     ///
     /// - Parameter element: The element to look for.
-    public func contains(_ element: Value.Element) -> Predicate {
+    public func contains(_ element: Value.Element) -> Condition {
         let (stored, conversionError) = Column<Value.Element>(
             sql: sql, columnName: nil, isNullable: true, isJSON: false, collation: nil, dateStorage: .text,
             jsonPath: nil, error: nil
@@ -266,7 +266,7 @@ extension Column where Value: Collection, Value.Element: Encodable {
                 "json_each(\(sql))"
             }
         // `IS`, so that an array of optionals contains `nil` (a JSON null reads as NULL).
-        return Predicate(
+        return Condition(
             "EXISTS (SELECT 1 FROM \(source) WHERE value IS \(stored))", error: error ?? conversionError)
     }
 }
