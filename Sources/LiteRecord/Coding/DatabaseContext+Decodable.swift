@@ -47,7 +47,7 @@ extension DatabaseContext {
     /// - Returns: The first row, decoded.
     /// - Throws: As ``fetchAll(_:sql:)-(T.Type,_)``.
     public func fetchOne<T: Decodable>(_ type: T.Type, sql: SQL) throws -> T? {
-        try withConnection { connection in
+        try withReader { connection in
             try connection.withStatement(sql) { statement in
                 guard try statement.step() else { return T?.none }
                 return try RowDecodingContext(source: statement, decoder: connection.rowDecoder, type: T.self)
@@ -66,7 +66,7 @@ extension DatabaseContext {
     /// - Throws: ``DatabaseError``, ``RowDecodingError``, or what `body` throws.
     /// - Complexity: Column names are looked up once per query, not once per row.
     public func forEach<T: Decodable>(_ type: T.Type, sql: SQL, _ body: (T) throws -> Void) throws {
-        try withConnection { connection in
+        try withReader { connection in
             try connection.withStatement(sql) { statement in
                 let context = RowDecodingContext(
                     source: statement, decoder: connection.rowDecoder, type: T.self)

@@ -23,6 +23,10 @@ public struct Configuration: Sendable {
     public var dateStorage: DateStorage = .text
     /// How many prepared statements the connection keeps for reuse.
     public var statementCacheCapacity = 512
+    /// The most reader connections a WAL file database opens, so that this many reads run at
+    /// once beside the writer. Readers are opened when first needed; `0` sends every read to
+    /// the single writer connection.
+    public var maximumReaderCount = 4
 
     /// The default configuration.
     public init() {}

@@ -17,14 +17,34 @@ public final class Connection: DatabaseContext {
     let handle: OpaquePointer
     let hooks: ConnectionHooks
     /// The settings the connection was opened with.
-    let configuration: Configuration
+    public let configuration: Configuration
+    /// Whether this connection writes, or serves reads from a ``Database``'s reader pool.
+    let role: Role
+    /// Set while the connection serves a read that the ``Database`` routed to a reader: a
+    /// statement that would write is then sent back to the writer instead of failing.
+    var isServingRoutedRead = false
+    /// Records the tables that statements read, and keeps deletes row by row; installed on
+    /// first need.
+    private(set) var authorizer: ConnectionAuthorizer?
+    /// How many ``performRead(_:)`` calls are running on this connection.
+    private var readDepth = 0
+    /// Whether the connection refuses writes for now: a reader, or the writer inside a read.
+    var isQueryOnly: Bool { role == .reader || readDepth > 0 }
     private var statementCache: StatementCache
     private var savepointCounter = 0
     /// Model types whose table this connection has already created or checked.
     var preparedModels: Set<ObjectIdentifier> = []
 
+    /// What a connection is for.
+    enum Role {
+        /// Reads and writes: a ``Database``'s only writer, or its only connection.
+        case writer
+        /// Only reads (`PRAGMA query_only`), in a pool of readers of a WAL database.
+        case reader
+    }
+
     /// Opens and configures a connection.
-    init(location: Location, configuration: Configuration) throws {
+    init(location: Location, configuration: Configuration, role: Role = .writer) throws {
         var flags = configuration.readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
         if configuration.createIfMissing && !configuration.readOnly { flags |= SQLITE_OPEN_CREATE }
         if case .uri = location { flags |= SQLITE_OPEN_URI }
@@ -47,6 +67,7 @@ public final class Connection: DatabaseContext {
         self.handle = openedHandle
         self.hooks = ConnectionHooks(connectionHandle: openedHandle)
         self.configuration = configuration
+        self.role = role
         self.statementCache = StatementCache(capacity: configuration.statementCacheCapacity)
         do {
             try configure(location: location, configuration: configuration)
@@ -58,6 +79,7 @@ public final class Connection: DatabaseContext {
     }
 
     deinit {
+        authorizer?.uninstall()
         hooks.removeAll()
         statementCache.removeAll()
         // close_v2 defers the close until statements still held by users are finalized.
@@ -73,6 +95,11 @@ public final class Connection: DatabaseContext {
             SQL(configuration.foreignKeys ? "PRAGMA foreign_keys = ON" : "PRAGMA foreign_keys = OFF"))
         // `isReadOnly`, not `configuration.readOnly`: a `mode=ro` URI is read-only too, and
         // setting the journal mode of a read-only database fails.
+        if role == .reader {
+            // The writer already chose the journal mode; a reader only promises not to write.
+            try executeScript(SQL("PRAGMA query_only = ON"))
+            return
+        }
         guard location.isFileBacked, !isReadOnly else { return }
         // `as String` here and below: `SQL("... \(x)")` alone is an SQL literal that binds `x`
         // as a `?` parameter, and keywords and identifiers cannot be parameters.
@@ -116,6 +143,10 @@ public final class Connection: DatabaseContext {
     /// Lends out the cached statement for `sql`, or a fresh one when the cached one is in use
     /// (a nested query of the same SQL); the statement is reset after `body`.
     func withCachedStatement<T>(_ sql: String, _ body: (Statement) throws -> T) throws -> T {
+        if authorizer?.isRecordingReads == true {
+            // The authorizer only sees statements as they are compiled: record with a fresh one.
+            return try lend(try prepareSingle(sql, persistent: false), body)
+        }
         let statement: Statement
         if let cached = statementCache[sql] {
             statement = cached.isInUse ? try prepareSingle(sql, persistent: false) : cached
@@ -233,9 +264,36 @@ public final class Connection: DatabaseContext {
     func withStatement<T>(_ sql: SQL, _ body: (Statement) throws -> T) throws -> T {
         if let error = sql.conversionError { throw error }
         return try withCachedStatement(sql.text) { statement in
+            if isServingRoutedRead, statement.needsWriter { throw RoutedReadNeedsWriter() }
             try statement.bind(sql.arguments)
             return try body(statement)
         }
+    }
+
+    // MARK: - Authorizer
+
+    /// Runs `body` and returns the names of the tables its statements read.
+    func recordingTablesRead<T>(_ body: () throws -> T) throws -> (T, Set<String>) {
+        let authorizer = installAuthorizer()
+        authorizer.startRecording()
+        defer { authorizer.stopRecording() }
+        let result = try body()
+        return (result, authorizer.tablesRead)
+    }
+
+    /// Makes `DELETE` without `WHERE` delete row by row, so the update hook reports every row
+    /// (SQLite's truncate optimization skips the hook). Cached statements are compiled anew.
+    func reportEveryDeletedRow() {
+        guard authorizer?.preventsTruncateOptimization != true else { return }
+        installAuthorizer().preventsTruncateOptimization = true
+        statementCache.removeAll()
+    }
+
+    private func installAuthorizer() -> ConnectionAuthorizer {
+        if let authorizer { return authorizer }
+        let installed = ConnectionAuthorizer(connectionHandle: handle)
+        authorizer = installed
+        return installed
     }
 
     // MARK: - Transactions
@@ -291,6 +349,21 @@ public final class Connection: DatabaseContext {
             throw error
         }
         return result
+    }
+
+    /// Runs `body` where it cannot write: in a read transaction, so that everything it reads
+    /// comes from one snapshot, or inside the transaction already open.
+    func performRead<T>(_ body: (Connection) throws -> T) throws -> T {
+        // A reader is query-only for good; the writer only for the outermost read closure.
+        let switchesQueryOnly = !isQueryOnly
+        if switchesQueryOnly { try execute(SQL("PRAGMA query_only = ON")) }
+        readDepth += 1
+        defer {
+            readDepth -= 1
+            if switchesQueryOnly { try? execute(SQL("PRAGMA query_only = OFF")) }
+        }
+        if isInsideTransaction { return try body(self) }
+        return try performTransaction(.deferred, body)
     }
 
     /// A rollback may undo a table that a model's first use created: check again next time.

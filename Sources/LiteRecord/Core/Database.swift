@@ -1,11 +1,15 @@
 import CSQLite
+import Dispatch
 import Foundation
+import Synchronization
 
 /// An SQLite database: the one thread-safe entry point of LiteRecord.
 ///
 /// Share one `Database` across your whole program; every method can be called from any thread
-/// or task. Calls are serialized on the database's connection, and a transaction keeps the
-/// connection for its whole closure, so other threads wait for it rather than interleave.
+/// or task. A file database in WAL mode (the default) has one writer connection and a pool of
+/// reader connections: reads run in parallel with each other and with the write in progress,
+/// while writes wait their turn. In-memory, temporary and rollback-journal databases use a single
+/// connection for everything. See ``read(_:)-(_)`` and ``write(_:)-(_)``.
 ///
 /// ```swift
 /// let db = try Database(path: "game.sqlite")       // WAL, foreign keys, 5 s busy timeout
@@ -17,36 +21,51 @@ import Foundation
 /// ## Topics
 /// - ``init(_:configuration:)``
 /// - ``init(path:configuration:)``
+/// - ``read(_:)-(_)``
+/// - ``write(_:)-(_)``
+/// - ``observe(_:)``
 /// - ``interrupt()``
 /// - ``sqliteVersion``
 /// - ``DatabaseContext``
-public final class Database: DatabaseContext, @unchecked Sendable {
-    // @unchecked Sendable: the only mutable state is `connection`, and every access to it goes
-    // through `withConnection`, under `lock`. `interruptHandle` is immutable and
-    // `sqlite3_interrupt` is documented as safe to call from any thread.
-
+public final class Database: DatabaseContext, Sendable {
     /// Where the database lives.
     public let location: Location
     /// The settings it was opened with.
     public let configuration: Configuration
-    private let connection: Connection
-    private let interruptHandle: OpaquePointer
-    /// Recursive, so that a call made from inside a transaction closure on the same thread runs
-    /// inside that transaction instead of deadlocking.
-    private let lock = NSRecursiveLock()
+    let writer: SerializedConnection
+    /// Present for a file database in WAL mode (or opened read-only); `nil` means every read
+    /// runs on the writer.
+    let readers: ReaderPool?
+    /// Model types whose table the writer has created or checked, so a read on a reader can
+    /// rely on it.
+    private let preparedModels = Mutex<Set<ObjectIdentifier>>([])
+    /// Runs async writes one after the other, off Swift's cooperative thread pool.
+    let writeQueue = DispatchQueue(label: "LiteRecord.Database.write")
+    /// Runs async reads, in parallel when there are readers.
+    let readQueue = DispatchQueue(label: "LiteRecord.Database.read", attributes: .concurrent)
+    let changeCenter: ChangeCenter
 
     /// Opens a database.
     ///
     /// - Parameters:
     ///   - location: `.inMemory`, `.temporary`, `.file(path)` or `.uri(uri)`.
-    ///   - configuration: Read-only, busy timeout, journal mode and so on.
+    ///   - configuration: Read-only, busy timeout, journal mode, reader count and so on.
     /// - Throws: ``DatabaseError``: `.cannotOpen` for a missing file or directory, `.notADatabase`
     ///   for a file that is not SQLite, with the location in the message.
     public init(_ location: Location, configuration: Configuration = Configuration()) throws {
         self.location = location
         self.configuration = configuration
-        self.connection = try Connection(location: location, configuration: configuration)
-        self.interruptHandle = connection.handle
+        let writerConnection = try Connection(location: location, configuration: configuration)
+        self.writer = SerializedConnection(writerConnection)
+        if try Database.canReadInParallel(writerConnection, location: location, configuration: configuration)
+        {
+            self.readers = ReaderPool(capacity: configuration.maximumReaderCount) {
+                try Connection(location: location, configuration: configuration, role: .reader)
+            }
+        } else {
+            self.readers = nil
+        }
+        self.changeCenter = ChangeCenter(writer: writer)
     }
 
     /// Opens (and creates, by default) the database file at `path`.
@@ -59,28 +78,45 @@ public final class Database: DatabaseContext, @unchecked Sendable {
         try self.init(.file(path), configuration: configuration)
     }
 
+    /// Readers only help where they can read while the writer writes: WAL files. A read-only
+    /// database has no writer of ours to wait for, whatever its journal.
+    private static func canReadInParallel(
+        _ writer: Connection, location: Location, configuration: Configuration
+    ) throws -> Bool {
+        guard configuration.maximumReaderCount > 0, location.isFileBacked else { return false }
+        if writer.isReadOnly { return true }
+        let mode = try writer.fetchOne(String.self, sql: SQL("PRAGMA journal_mode"))
+        return mode?.lowercased() == "wal"
+    }
+
     /// The version of the SQLite library in use, such as `3.40.1`.
     public static var sqliteVersion: String {
         String(cString: sqlite3_libversion())
     }
 
-    /// Runs `body` with the database's connection, waiting while another thread uses it.
+    /// Whether reads run on a pool of reader connections, in parallel with each other and with
+    /// writes (file databases in WAL mode), rather than on the single connection.
+    public var readsInParallel: Bool { readers != nil }
+
+    /// Runs `body` with the writer connection, waiting while another thread uses it.
+    ///
+    /// Unlike ``write(_:)-(_)``, no transaction is opened: each statement commits on its own.
     ///
     /// - Parameter body: Work to run; it must not keep the connection after it returns.
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws.
     public func withConnection<T>(_ body: (Connection) throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(connection)
+        try writer.withConnection(body)
     }
 
-    /// Makes the statement running now (on any thread) stop with ``ResultCode/interrupt``.
+    /// Makes the statements running now (on any thread, on any of the database's connections)
+    /// stop with ``ResultCode/interrupt``.
     ///
     /// Safe to call from any thread at any time; an open transaction may be rolled back by
     /// SQLite as a result, which the interrupted call reports.
     public func interrupt() {
-        sqlite3_interrupt(interruptHandle)
+        sqlite3_interrupt(writer.handle)
+        readers?.interruptAll { sqlite3_interrupt($0) }
     }
 
     public var lastInsertRowID: Int64 { withConnection { $0.lastInsertRowID } }
@@ -88,4 +124,119 @@ public final class Database: DatabaseContext, @unchecked Sendable {
     public var totalChanges: Int { withConnection { $0.totalChanges } }
     public var isReadOnly: Bool { withConnection { $0.isReadOnly } }
     public var isInsideTransaction: Bool { withConnection { $0.isInsideTransaction } }
+
+    /// Reports the SQL of every statement as it starts running, on the writer and on every
+    /// reader (with `?` placeholders: values are not shown). Pass `nil` to stop.
+    ///
+    /// - Parameter handler: Called on the thread running the statement; must not use the database.
+    public func trace(_ handler: (@Sendable (String) -> Void)?) {
+        withConnection { $0.hooks.setTrace(handler) }
+        readers?.setTrace(handler)
+    }
+}
+
+// MARK: - Reads and writes
+
+extension Database {
+    /// Runs `body` in a transaction on the writer: commits when it returns, rolls back when it
+    /// throws.
+    ///
+    /// Writes from all threads are serialized: a second `write` waits for the first (another
+    /// process writing the same file is waited for up to the busy timeout). The transaction is
+    /// `IMMEDIATE`, so it never fails half-way with `.busy`. Inside an open write on the same
+    /// thread it becomes a savepoint.
+    ///
+    /// - Parameter body: The work; use the connection it receives.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws, or the ``DatabaseError`` of `BEGIN` or `COMMIT`.
+    @discardableResult
+    public func write<T>(_ body: (Connection) throws -> T) throws -> T {
+        try transaction(.immediate, body)
+    }
+
+    /// Runs `body` with a connection that only reads, seeing one consistent snapshot of the
+    /// database for its whole duration.
+    ///
+    /// On a WAL file database the read takes a reader connection: it runs in parallel with
+    /// other reads and with a write in progress, and does not see what that write has not
+    /// committed yet. Called from inside a ``write(_:)-(_)`` on the same thread, it runs on the
+    /// writer and sees the write's own changes. Statements that write fail with
+    /// ``ResultCode/readOnly``, and a read never creates a model's table (a write or
+    /// ``DatabaseContext/migrate(_:)`` does).
+    ///
+    /// - Parameter body: The reads; use the connection it receives.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws; ``DatabaseError`` when no reader can be opened.
+    @discardableResult
+    public func read<T>(_ body: (Connection) throws -> T) throws -> T {
+        guard let readers, !writer.isHeldByCurrentThread else {
+            return try writer.withConnection { try $0.performRead(body) }
+        }
+        return try readers.withReader { reader, _ in
+            // A routed convenience read that calls `read` inside itself must not reroute.
+            let wasRouted = reader.isServingRoutedRead
+            reader.isServingRoutedRead = false
+            defer { reader.isServingRoutedRead = wasRouted }
+            return try reader.performRead(body)
+        }
+    }
+
+    /// Runs one convenience read (a fetch, count, find) where it belongs: on the writer when
+    /// this thread is writing, otherwise on a reader; a statement that turns out to write is
+    /// run on the writer instead.
+    func withReadingConnection<T>(_ body: (Connection) throws -> T) throws -> T {
+        guard let readers, !writer.isHeldByCurrentThread else {
+            return try writer.withConnection(body)
+        }
+        do {
+            return try readers.withReader { reader, _ in
+                let wasRouted = reader.isServingRoutedRead
+                reader.isServingRoutedRead = true
+                defer { reader.isServingRoutedRead = wasRouted }
+                return try body(reader)
+            }
+        } catch is RoutedReadNeedsWriter {
+            return try writer.withConnection(body)
+        }
+    }
+
+    /// As ``withReadingConnection(_:)``, after making sure the writer has created or checked
+    /// the model's table: readers never write.
+    func withReadingConnection<M: Model, T>(preparing type: M.Type, _ body: (Connection) throws -> T) throws
+        -> T
+    {
+        if readers != nil, !writer.isHeldByCurrentThread {
+            try prepareTable(for: M.self)
+        }
+        return try withReadingConnection(body)
+    }
+
+    func prepareTable<M: Model>(for type: M.Type) throws {
+        let id = ObjectIdentifier(M.self)
+        if preparedModels.withLock({ $0.contains(id) }) { return }
+        try writer.withConnection { connection in
+            _ = try connection.table(for: M.self)
+            // A table created inside a transaction is only there for good once it commits.
+            if !connection.isInsideTransaction {
+                preparedModels.withLock { _ = $0.insert(id) }
+            }
+        }
+    }
+}
+
+extension DatabaseContext {
+    /// Runs a convenience read: on a ``Database``, routed to a reader when it has readers; on
+    /// a ``Connection``, right there.
+    func withReader<T>(_ body: (Connection) throws -> T) throws -> T {
+        if let database = self as? Database { return try database.withReadingConnection(body) }
+        return try withConnection(body)
+    }
+
+    /// As ``withReader(_:)``, for a read of a model's table.
+    func withReader<M: Model, T>(preparing type: M.Type, _ body: (Connection) throws -> T) throws -> T {
+        if let database = self as? Database {
+            return try database.withReadingConnection(preparing: M.self, body)
+        }
+        return try withConnection(body)
+    }
 }

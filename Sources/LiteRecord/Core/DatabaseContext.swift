@@ -19,6 +19,8 @@ public protocol DatabaseContext {
     /// - Throws: What `body` throws.
     func withConnection<T>(_ body: (Connection) throws -> T) rethrows -> T
 
+    /// The settings the database was opened with.
+    var configuration: Configuration { get }
     /// The rowid of the last row inserted.
     var lastInsertRowID: Int64 { get }
     /// Rows changed by the last `INSERT`, `UPDATE` or `DELETE`.
@@ -92,7 +94,7 @@ extension DatabaseContext {
     /// - Returns: The first row.
     /// - Throws: As ``fetchAll(_:sql:)``.
     public func fetchOne(_ type: Row.Type, sql: SQL) throws -> Row? {
-        try withConnection { connection in
+        try withReader { connection in
             try connection.withStatement(sql) { statement in
                 try statement.step() ? statement.row() : nil
             }
@@ -106,7 +108,7 @@ extension DatabaseContext {
     ///   - body: Called once per row; throwing stops the iteration and is rethrown.
     /// - Throws: ``DatabaseError``, or what `body` throws.
     public func forEachRow(sql: SQL, _ body: (Row) throws -> Void) throws {
-        try withConnection { connection in
+        try withReader { connection in
             try connection.withStatement(sql) { statement in
                 while try statement.step() {
                     try body(try statement.row())

@@ -72,6 +72,17 @@ public final class Statement {
     /// Whether the statement leaves the database unchanged.
     public var isReadOnly: Bool { sqlite3_stmt_readonly(handle) != 0 }
 
+    /// Whether the statement reads or writes only its connection's state, nothing in the file:
+    /// a `PRAGMA` (`PRAGMA foreign_keys` read on a reader would not tell the writer's).
+    private(set) lazy var isPragma: Bool = {
+        let text = sql.utf8.drop { $0 == UInt8(ascii: " ") || (9...13).contains($0) }
+        return text.prefix(6).map { $0 | 0x20 }.elementsEqual("pragma".utf8)
+    }()
+
+    /// Whether the statement must run on the writer rather than on a reader: it writes, or
+    /// reads per-connection state.
+    var needsWriter: Bool { !isReadOnly || isPragma }
+
     /// The name of a result column.
     ///
     /// - Parameter index: A 0-based column index below ``columnCount``.

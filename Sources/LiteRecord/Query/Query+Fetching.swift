@@ -2,10 +2,19 @@ extension Query {
     /// The query limited to its first row (`limit(0)` stays `limit(0)`).
     var firstRowOnly: Query { limit(Swift.min(limitCount ?? 1, 1)) }
 
-    /// Runs `body` with the table and a connection, after throwing any build error.
+    /// Runs `body` with the table and the writer connection, after throwing any build error.
     func run<T>(_ body: (Connection, TableSchema) throws -> T) throws -> T {
         if let buildError { throw buildError }
         return try context.withConnection { connection in
+            try body(connection, try connection.table(for: M.self))
+        }
+    }
+
+    /// Runs `body`, which only reads, with the table and a reading connection (a reader of a
+    /// WAL database), after throwing any build error.
+    func runReading<T>(_ body: (Connection, TableSchema) throws -> T) throws -> T {
+        if let buildError { throw buildError }
+        return try context.withReader(preparing: M.self) { connection in
             try body(connection, try connection.table(for: M.self))
         }
     }
@@ -16,7 +25,7 @@ extension Query {
     /// - Throws: ``SchemaError`` for a key path that is not a column, ``DatabaseError``,
     ///   ``RowDecodingError``.
     public func fetchAll() throws -> [M] {
-        try run { connection, table in
+        try runReading { connection, table in
             try connection.fetchModels(M.self, table: table, sql: selectSQL("*", table: table))
         }
     }
@@ -26,7 +35,7 @@ extension Query {
     /// - Returns: The model.
     /// - Throws: As ``fetchAll()``.
     public func fetchOne() throws -> M? {
-        try run { connection, table in
+        try runReading { connection, table in
             try connection.fetchModels(
                 M.self, table: table, sql: firstRowOnly.selectSQL("*", table: table), limit: 1
             )
@@ -47,7 +56,7 @@ extension Query {
     /// - Parameter body: Called with each model; throwing stops the iteration.
     /// - Throws: As ``fetchAll()``, or what `body` throws.
     public func forEach(_ body: (M) throws -> Void) throws {
-        try run { connection, table in
+        try runReading { connection, table in
             try connection.withStatement(selectSQL("*", table: table)) { statement in
                 let context = RowDecodingContext(
                     source: statement,
@@ -65,7 +74,7 @@ extension Query {
     /// - Returns: The count.
     /// - Throws: ``SchemaError``, ``DatabaseError``.
     public func count() throws -> Int {
-        try run { connection, table in
+        try runReading { connection, table in
             let sql: SQL =
                 limitCount == nil && offsetCount == nil && !isDistinct
                 ? selectSQL("count(*)", table: table, ordered: false)
@@ -79,7 +88,7 @@ extension Query {
     /// - Returns: `true` when at least one row matches.
     /// - Throws: ``SchemaError``, ``DatabaseError``.
     public func exists() throws -> Bool {
-        try run { connection, table in
+        try runReading { connection, table in
             let inner = firstRowOnly.selectSQL("1", table: table, ordered: false)
             return try connection.fetchOne(Bool.self, sql: "SELECT EXISTS (\(inner))") ?? false
         }
@@ -94,7 +103,7 @@ extension Query {
     {
         let selected = column(columns)
         if let error = selected.error { throw error }
-        return try run { connection, table in
+        return try runReading { connection, table in
             let aggregate: SQL = "\(SQL(function))(\(selected.sql))"
             // Over the rows the query returns, as count() (the column names are the same).
             let sql: SQL =

@@ -87,7 +87,7 @@ public struct Projection<M: Model, T: Decodable> {
     /// - Parameter body: Called with each row.
     /// - Throws: As ``fetchAll()``, or what `body` throws.
     public func forEach(_ body: (T) throws -> Void) throws {
-        try query.run { connection, table in
+        try query.runReading { connection, table in
             let sql = query.selectSQL(try selectionSQL(table), table: table)
             try connection.withStatement(sql) { statement in
                 let context = RowDecodingContext(

@@ -24,7 +24,7 @@
 /// - ``updateAll(_:)``
 /// - ``deleteAll()``
 public struct Query<M: Model> {
-    let context: any DatabaseContext
+    private(set) var context: any DatabaseContext
     let dateStorage: DateStorage
     var conditions: [Condition] = []
     var orderings: [Ordering] = []
@@ -36,6 +36,13 @@ public struct Query<M: Model> {
     init(context: any DatabaseContext, dateStorage: DateStorage) {
         self.context = context
         self.dateStorage = dateStorage
+    }
+
+    /// The same query, run on another context.
+    func on(_ context: any DatabaseContext) -> Query {
+        var copy = self
+        copy.context = context
+        return copy
     }
 
     var columns: Columns<M> {
@@ -177,6 +184,6 @@ extension DatabaseContext {
     /// - Parameter type: The model type.
     /// - Returns: A query matching every row; narrow it with `where`, sort it with `order`.
     public func query<M: Model>(_ type: M.Type) -> Query<M> {
-        Query(context: self, dateStorage: withConnection { $0.configuration.dateStorage })
+        Query(context: self, dateStorage: configuration.dateStorage)
     }
 }

@@ -6,8 +6,8 @@ extension Connection {
         let schema = try TableSchemaCache.schema(for: M.self)
         let id = ObjectIdentifier(M.self)
         if !preparedModels.contains(id) {
-            // A read-only database is used as it is.
-            if !isReadOnly { try TableMigration.prepare(schema, on: self) }
+            // A read-only database is used as it is; a read never creates or grows a table.
+            if !isReadOnly && !isQueryOnly { try TableMigration.prepare(schema, on: self) }
             preparedModels.insert(id)
         }
         return schema

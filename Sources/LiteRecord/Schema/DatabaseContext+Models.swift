@@ -165,7 +165,7 @@ extension DatabaseContext {
     /// - Returns: The model, decoded.
     /// - Throws: As ``find(_:id:)``.
     public func find<M: Model>(_ type: M.Type, key: [any DatabaseValueConvertible]) throws -> M? {
-        try withConnection { connection in
+        try withReader(preparing: M.self) { connection in
             let table = try connection.table(for: M.self)
             guard let sql = table.statements.find else { throw PersistenceError.noPrimaryKey(table) }
             let arguments = StatementArguments(positional: try table.keyArguments(key))
@@ -184,7 +184,7 @@ extension DatabaseContext {
     /// - Returns: Whether the row exists.
     /// - Throws: ``PersistenceError`` when the model has no single-column primary key.
     public func exists<M: Model>(_ type: M.Type, id: some DatabaseValueConvertible) throws -> Bool {
-        try withConnection { connection in
+        try withReader(preparing: M.self) { connection in
             let table = try connection.table(for: M.self)
             return try connection.rowExists(table: table, key: table.keyArguments([id]))
         }
@@ -196,7 +196,7 @@ extension DatabaseContext {
     /// - Returns: The models.
     /// - Throws: ``RowDecodingError`` when a row does not fit the model.
     public func fetchAll<M: Model>(_ type: M.Type) throws -> [M] {
-        try withConnection { connection in
+        try withReader(preparing: M.self) { connection in
             let table = try connection.table(for: M.self)
             return try connection.fetchModels(M.self, table: table, sql: SQL(table.statements.selectAll))
         }
@@ -214,7 +214,7 @@ extension DatabaseContext {
     /// - Throws: ``DatabaseError`` when the SQL fails, ``RowDecodingError`` when a row does not
     ///   fit the model, ``SchemaError`` for a model that cannot be mapped.
     public func fetchAll<M: Model>(_ type: M.Type, sql: SQL) throws -> [M] {
-        try withConnection { connection in
+        try withReader { connection in
             try connection.fetchModels(M.self, table: TableSchemaCache.schema(for: M.self), sql: sql)
         }
     }
@@ -239,7 +239,7 @@ extension DatabaseContext {
     /// - Returns: The first row, decoded as ``fetchAll(_:sql:)-(M.Type,_)`` decodes it.
     /// - Throws: As ``fetchAll(_:sql:)-(M.Type,_)``.
     public func fetchOne<M: Model>(_ type: M.Type, sql: SQL) throws -> M? {
-        try withConnection { connection in
+        try withReader { connection in
             try connection.fetchModels(
                 M.self, table: TableSchemaCache.schema(for: M.self), sql: sql, limit: 1
             )
@@ -255,7 +255,7 @@ extension DatabaseContext {
     ///   - body: Called with each model; throwing stops the iteration.
     /// - Throws: As ``fetchAll(_:sql:)-(M.Type,_)``, or what `body` throws.
     public func forEach<M: Model>(_ type: M.Type, sql: SQL, _ body: (M) throws -> Void) throws {
-        try withConnection { connection in
+        try withReader { connection in
             let table = try TableSchemaCache.schema(for: M.self)
             try connection.withStatement(sql) { statement in
                 let context = RowDecodingContext(
@@ -275,7 +275,7 @@ extension DatabaseContext {
     /// - Returns: The count.
     /// - Throws: ``DatabaseError``.
     public func count<M: Model>(_ type: M.Type) throws -> Int {
-        try withConnection { connection in
+        try withReader(preparing: M.self) { connection in
             let table = try connection.table(for: M.self)
             return try connection.fetchOne(Int.self, sql: SQL(table.statements.count)) ?? 0
         }

@@ -1,0 +1,163 @@
+/// The results of a fetch, now and after every committed change that can alter them: an
+/// `AsyncSequence` made by ``Database/observe(_:)-(@Sendable(Connection)->Value)``.
+///
+/// Iterating it fetches the value at once, then again after each committed transaction that
+/// changed a table the fetch reads (rolled-back work is never reported). Bursts are
+/// coalesced: a slow consumer gets the freshest value, not every intermediate one. Iteration
+/// ends when the consuming task is cancelled, and throws if a fetch fails.
+///
+/// ```swift
+/// for try await players in db.observe(db.query(Player.self).order { $0.score.descending }) {
+///     scoreboard.show(players)
+/// }
+/// ```
+///
+/// Only changes made through this `Database` are seen: another process or another `Database`
+/// writing the same file does not trigger a fetch. Each iteration runs its own observation.
+public struct DatabaseObservation<Value: Sendable>: AsyncSequence, Sendable {
+    public typealias Element = Value
+    let database: Database
+    let prepare: @Sendable () throws -> Void
+    let fetch: @Sendable (Connection) throws -> Value
+
+    /// Produces the observed values.
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        var base: AsyncThrowingStream<Value, any Error>.AsyncIterator
+
+        /// The next fresh value; `nil` once the consuming task is cancelled.
+        ///
+        /// - Throws: The error of a fetch that failed, which ends the observation.
+        public mutating func next() async throws -> Value? {
+            try await base.next()
+        }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator {
+        let (stream, continuation) = AsyncThrowingStream.makeStream(
+            of: Value.self, throwing: (any Error).self, bufferingPolicy: .bufferingNewest(1))
+        let observer = ValueObserver(
+            database: database, prepare: prepare, fetch: fetch,
+            onValue: { continuation.yield($0) },
+            onError: { continuation.finish(throwing: $0) })
+        continuation.onTermination = { _ in observer.cancel() }
+        observer.start()
+        return AsyncIterator(base: stream.makeAsyncIterator())
+    }
+}
+
+/// Stops an observation when cancelled or released: keep it as long as you want updates.
+public final class DatabaseCancellable: Sendable {
+    private let onCancel: @Sendable () -> Void
+
+    init(_ onCancel: @escaping @Sendable () -> Void) {
+        self.onCancel = onCancel
+    }
+
+    deinit {
+        onCancel()
+    }
+
+    /// Stops the observation; no callback starts after this returns (one already running may
+    /// finish). Calling it again does nothing.
+    public func cancel() {
+        onCancel()
+    }
+}
+
+// MARK: - Observing
+
+extension Database {
+    /// Observes the value `fetch` returns, as an `AsyncSequence` of fresh values.
+    ///
+    /// `fetch` runs as a ``read(_:)-(_)``; the tables it reads are recorded each time, and a
+    /// commit changing one of them triggers the next fetch.
+    ///
+    /// ```swift
+    /// for try await count in db.observe({ try $0.count(Player.self) }) { label.text = "\(count)" }
+    /// ```
+    ///
+    /// - Parameter fetch: Reads the value; it must only read.
+    /// - Returns: The observation; nothing runs until it is iterated.
+    public func observe<Value: Sendable>(
+        _ fetch: @escaping @Sendable (Connection) throws -> Value
+    ) -> DatabaseObservation<Value> {
+        DatabaseObservation(database: self, prepare: {}, fetch: fetch)
+    }
+
+    /// Observes the results of a query, as an `AsyncSequence` of fresh arrays of models.
+    ///
+    /// The model's table is created first when it does not exist yet, so a query can be
+    /// observed before anything is saved.
+    ///
+    /// - Parameter query: The query; it runs on this database, whatever it was built on.
+    /// - Returns: The observation; nothing runs until it is iterated.
+    public func observe<M: Model>(_ query: Query<M>) -> DatabaseObservation<[M]> {
+        let detached = DetachedQuery(query)
+        return DatabaseObservation(
+            database: self, prepare: { try self.prepareTable(for: M.self) },
+            fetch: { connection in try detached.on(connection).fetchAll() })
+    }
+
+    /// Observes the value `fetch` returns, calling `onChange` with it now and after each
+    /// committed change that can alter it.
+    ///
+    /// - Parameters:
+    ///   - fetch: Reads the value; it must only read.
+    ///   - onChange: Receives each fresh value, on a background thread, one call at a time.
+    ///   - onError: Receives the error of a fetch that failed, which ends the observation.
+    /// - Returns: Keep it: the observation stops when it is cancelled or released.
+    public func observe<Value: Sendable>(
+        _ fetch: @escaping @Sendable (Connection) throws -> Value,
+        onChange: @escaping @Sendable (Value) -> Void,
+        onError: @escaping @Sendable (any Error) -> Void = { _ in }
+    ) -> DatabaseCancellable {
+        let observer = ValueObserver(
+            database: self, prepare: {}, fetch: fetch, onValue: onChange, onError: onError)
+        observer.start()
+        return DatabaseCancellable { observer.cancel() }
+    }
+
+    /// The rows changed by each committed transaction, one array per transaction, in commit
+    /// order: SQLite's update hook, without what rolled back.
+    ///
+    /// Only rowid tables report rows (SQLite does not report `WITHOUT ROWID` tables), and
+    /// `DROP TABLE` reports nothing. The stream buffers everything until it is consumed.
+    ///
+    /// - Returns: A stream that ends when the consuming task is cancelled.
+    public func committedChanges() -> AsyncStream<[DatabaseChange]> {
+        let (stream, continuation) = AsyncStream.makeStream(of: [DatabaseChange].self)
+        let subscription = changeCenter.subscribe(wantsRows: true) { continuation.yield($0.rows) }
+        continuation.onTermination = { [changeCenter] _ in changeCenter.unsubscribe(subscription) }
+        return stream
+    }
+
+    /// Calls `handler` with the rows changed by each committed transaction.
+    ///
+    /// - Parameter handler: Called on the thread that committed, right after the commit; it
+    ///   must not use the database.
+    /// - Returns: Keep it: the handler stops when it is cancelled or released.
+    public func onCommittedChanges(_ handler: @escaping @Sendable ([DatabaseChange]) -> Void)
+        -> DatabaseCancellable
+    {
+        let subscription = changeCenter.subscribe(wantsRows: true) { handler($0.rows) }
+        return DatabaseCancellable { [changeCenter] in changeCenter.unsubscribe(subscription) }
+    }
+}
+
+/// A query kept to be run again on other connections, from other threads.
+///
+/// `Query` is not `Sendable` because it holds the context it was built on; this keeps only
+/// what describes the rows and never touches that context: each run is rebuilt on the
+/// connection at hand. Its parts are immutable values, so reading them from several threads
+/// is safe.
+struct DetachedQuery<M: Model>: @unchecked Sendable {
+    private let query: Query<M>
+
+    init(_ query: Query<M>) {
+        self.query = query
+    }
+
+    func on(_ context: any DatabaseContext) -> Query<M> {
+        query.on(context)
+    }
+}

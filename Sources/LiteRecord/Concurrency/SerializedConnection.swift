@@ -1,0 +1,41 @@
+import Foundation
+import Synchronization
+
+/// A connection that one thread at a time may use: the writer of a ``Database``.
+///
+/// The lock is recursive so that a call made from inside a write closure, on the same thread,
+/// runs inside that write instead of deadlocking; the owner's identity lets reads made there
+/// see the write's own uncommitted changes.
+final class SerializedConnection: @unchecked Sendable {
+    // @unchecked Sendable: `connection` is only reached through `withConnection`, under `lock`,
+    // so a single thread uses it at a time; `owner` is atomic; `handle` is immutable and only
+    // passed to `sqlite3_interrupt`, which SQLite documents as callable from any thread.
+    private let connection: Connection
+    private let lock = NSRecursiveLock()
+    private let owner = Atomic<UInt>(0)
+    let handle: OpaquePointer
+
+    init(_ connection: Connection) {
+        self.connection = connection
+        self.handle = connection.handle
+    }
+
+    /// Whether the calling thread is inside ``withConnection(_:)``.
+    ///
+    /// Only the owning thread writes its own identity here, so no other thread can read it back.
+    var isHeldByCurrentThread: Bool {
+        owner.load(ordering: .relaxed) == ThreadIdentity.current
+    }
+
+    /// Runs `body` with the connection, waiting while another thread uses it.
+    func withConnection<T>(_ body: (Connection) throws -> T) rethrows -> T {
+        lock.lock()
+        let previousOwner = owner.load(ordering: .relaxed)
+        owner.store(ThreadIdentity.current, ordering: .relaxed)
+        defer {
+            owner.store(previousOwner, ordering: .relaxed)
+            lock.unlock()
+        }
+        return try body(connection)
+    }
+}
