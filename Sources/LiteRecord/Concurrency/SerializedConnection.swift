@@ -27,6 +27,14 @@ final class SerializedConnection: @unchecked Sendable {
         owner.load(ordering: .relaxed) == ThreadIdentity.current
     }
 
+    /// Runs `body` with the connection when no other thread is using it; otherwise returns
+    /// `nil` at once without running it.
+    func withConnectionIfAvailable<T>(_ body: (Connection) throws -> T) rethrows -> T? {
+        guard lock.try() else { return nil }
+        defer { lock.unlock() }
+        return try withConnection(body)  // takes the recursive lock a second time
+    }
+
     /// Runs `body` with the connection, waiting while another thread uses it.
     func withConnection<T>(_ body: (Connection) throws -> T) rethrows -> T {
         lock.lock()

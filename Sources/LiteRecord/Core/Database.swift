@@ -200,29 +200,52 @@ extension Database {
         }
     }
 
-    /// As ``withReadingConnection(_:)``, after making sure the writer has created or checked
-    /// the model's table: readers never write.
+    /// As ``withReadingConnection(_:)``, after making sure the model's table exists: readers
+    /// never write, so the writer creates or grows it first.
     func withReadingConnection<M: Model, T>(preparing type: M.Type, _ body: (Connection) throws -> T) throws
         -> T
     {
-        if readers != nil, !writer.isHeldByCurrentThread {
-            try prepareTable(for: M.self)
+        guard readers != nil, !writer.isHeldByCurrentThread, !isPrepared(M.self) else {
+            return try withReadingConnection(body)
         }
-        return try withReadingConnection(body)
+        if try writer.withConnectionIfAvailable({ try prepare(M.self, on: $0) }) != nil {
+            return try withReadingConnection(body)
+        }
+        // The writer is busy, perhaps for long: a table that is already there can be read now.
+        do {
+            return try withReadingConnection { connection in
+                guard try connection.tableExists(TableSchemaCache.schema(for: M.self).tableName) else {
+                    throw TableNotCreatedYet()
+                }
+                return try body(connection)
+            }
+        } catch is TableNotCreatedYet {
+            try prepareTable(for: M.self)
+            return try withReadingConnection(body)
+        }
     }
 
+    /// Makes the writer create or grow the model's table, waiting for the writer if needed.
     func prepareTable<M: Model>(for type: M.Type) throws {
-        let id = ObjectIdentifier(M.self)
-        if preparedModels.withLock({ $0.contains(id) }) { return }
-        try writer.withConnection { connection in
-            _ = try connection.table(for: M.self)
-            // A table created inside a transaction is only there for good once it commits.
-            if !connection.isInsideTransaction {
-                preparedModels.withLock { _ = $0.insert(id) }
-            }
+        guard !isPrepared(M.self) else { return }
+        try writer.withConnection { try prepare(M.self, on: $0) }
+    }
+
+    private func isPrepared<M: Model>(_ type: M.Type) -> Bool {
+        preparedModels.withLock { $0.contains(ObjectIdentifier(M.self)) }
+    }
+
+    private func prepare<M: Model>(_ type: M.Type, on writer: Connection) throws {
+        _ = try writer.table(for: M.self)
+        // A table created inside a transaction is only there for good once it commits.
+        if !writer.isInsideTransaction {
+            preparedModels.withLock { _ = $0.insert(ObjectIdentifier(M.self)) }
         }
     }
 }
+
+/// A read of a model's table found no table, while the writer that would create it was busy.
+private struct TableNotCreatedYet: Error {}
 
 extension DatabaseContext {
     /// Runs a convenience read: on a ``Database``, routed to a reader when it has readers; on

@@ -92,3 +92,12 @@ extension Connection {
         }
     }
 }
+
+extension Connection {
+    /// Whether the main schema has a table or view of this name (SQLite names ignore case).
+    func tableExists(_ name: String) throws -> Bool {
+        let sql: SQL =
+            "SELECT 1 FROM sqlite_master WHERE type IN ('table', 'view') AND name = \(name) COLLATE NOCASE"
+        return try fetchOne(Int.self, sql: sql) != nil
+    }
+}
