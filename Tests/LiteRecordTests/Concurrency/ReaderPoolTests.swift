@@ -21,6 +21,28 @@ struct ReaderPoolTests {
         #expect(try !Database(.temporary).readsInParallel)
     }
 
+    @Test func aReadOnlyDatabaseReadsOnThePoolAndRefusesWrites() throws {
+        try withTemporaryDirectory { dir in
+            let path = dir.file("read-only.sqlite")
+            do {
+                let writer = try Database(path: path)
+                try writer.insert(Note(id: nil, author: 1, body: "kept"))
+            }
+            var configuration = Configuration()
+            configuration.readOnly = true
+            let db = try Database(path: path, configuration: configuration)
+            #expect(db.readsInParallel)
+            #expect(try db.fetchAll(Note.self).map(\.body) == ["kept"])
+            #expect(try db.read { try $0.count(Note.self) } == 1)
+            #expect {
+                try db.insert(Note(id: nil, author: 2, body: "refused"))
+            } throws: { error in
+                (error as? DatabaseError)?.resultCode.primary == .readOnly
+            }
+            #expect(try db.count(Note.self) == 1)
+        }
+    }
+
     @Test func aSlowReadBlocksNeitherAnotherReadNorTheWriter() throws {
         try withTemporaryDirectory { dir in
             let db = try Database(path: dir.file("parallel.sqlite"))
