@@ -26,12 +26,7 @@ struct Samples: Sendable {
     var isEmpty: Bool { milliseconds.isEmpty }
 
     /// The median (the mean of the two middle values for an even count); 0 when empty.
-    var median: Double {
-        let sorted = milliseconds.sorted()
-        guard !sorted.isEmpty else { return 0 }
-        let middle = sorted.count / 2
-        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
-    }
+    var median: Double { milliseconds.median }
 
     /// The fastest round; 0 when empty.
     var min: Double { milliseconds.min() ?? 0 }
@@ -73,5 +68,15 @@ extension Duration {
     var milliseconds: Double {
         let (seconds, attoseconds) = components
         return Double(seconds) * 1000 + Double(attoseconds) / 1e15
+    }
+}
+
+extension [Double] {
+    /// The median (the mean of the two middle values for an even count); 0 when empty.
+    var median: Double {
+        let sorted = sorted()
+        guard !sorted.isEmpty else { return 0 }
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 }

@@ -32,8 +32,9 @@ struct Options: Sendable, Equatable {
         interleaved, and prints the median times and the ratio LiteRecord / C.
 
         Options:
-          --quick          Small N (\(quickSize), less for the slowest workloads) and \(quickRounds)
-                           rounds: a smoke test for CI.
+          --quick          Small N (\(quickSize), less for the slowest workloads), \(quickRounds) rounds
+                           and 0.2 s concurrent-reads windows (instead of 1 s): a smoke
+                           test for CI.
           --size N         Size parameter N, such as rows to insert, for every workload
                            (default: each workload's own, shown by --list; \(defaultSize) unless
                            the workload sets one).

@@ -43,7 +43,16 @@ enum Report {
             ]
         }
         // Text columns are left-aligned, numbers right-aligned.
-        let leftAligned: Set<Int> = [0, headers.count - 1]
+        return alignedTable(headers: headers, rows: rows, leftAligned: [0, headers.count - 1])
+    }
+
+    /// Columns padded to their widest cell, a rule under the headers.
+    ///
+    /// - Parameters:
+    ///   - headers: The column titles.
+    ///   - rows: The cells, as many per row as headers.
+    ///   - leftAligned: The columns padded on the right (text); the others are right-aligned.
+    static func alignedTable(headers: [String], rows: [[String]], leftAligned: Set<Int>) -> String {
         let widths = headers.indices.map { column in
             ([headers] + rows).map { $0[column].count }.max() ?? 0
         }
@@ -73,13 +82,15 @@ enum Report {
         return lines.joined(separator: "\n")
     }
 
-    /// The results as a JSON array, one object per workload.
+    /// The results as a JSON array, one object per workload, then the `extra` objects (such as
+    /// the throughput workloads' ``ConcurrencyResult/jsonEntries``).
     ///
     /// - Throws: When encoding fails. A non-finite ratio (C took no time) is left out.
-    static func json(_ results: [WorkloadResult], rounds: Int) throws -> Data {
+    static func json(_ results: [WorkloadResult], rounds: Int, extra: [any Encodable] = []) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        var data = try encoder.encode(results.map { JSONEntry($0, rounds: rounds) })
+        let entries: [any Encodable] = results.map { JSONEntry($0, rounds: rounds) } + extra
+        var data = try encoder.encode(entries.map(AnyEntry.init))
         data.append(UInt8(ascii: "\n"))
         return data
     }
@@ -92,6 +103,15 @@ enum Report {
     /// A number with a fixed count of decimals; `inf` or `nan` as such.
     static func format(_ value: Double, decimals: Int) -> String {
         value.isFinite ? String(format: "%.\(decimals)f", value) : "\(value)"
+    }
+}
+
+/// An object of the JSON array, whatever its fields.
+private struct AnyEntry: Encodable {
+    let base: any Encodable
+
+    func encode(to encoder: any Encoder) throws {
+        try base.encode(to: encoder)
     }
 }
 
@@ -147,6 +167,6 @@ private struct JSONEntry: Encodable {
 }
 
 /// Six decimals: nanoseconds for milliseconds, enough for any ratio.
-private func rounded(_ value: Double) -> Double {
+func rounded(_ value: Double) -> Double {
     (value * 1_000_000).rounded() / 1_000_000
 }

@@ -133,6 +133,7 @@ enum Catalog {
     static let groups: [WorkloadGroup] = [
         ClassicInserts.group,
         DesignTargets.group,
+        FileWorkloads.group,
     ]
 
     /// The workloads whose slug, or whose group's slug, contains `filter` (ignoring case).

@@ -24,15 +24,22 @@ func main() -> Int32 {
     }
 
     let selected = Catalog.select(options.filter)
+    let concurrency = ConcurrentReads.isSelected(by: options.filter)
     if options.listOnly {
         for (group, workload) in selected {
             let size = options.size(for: workload)
             print("\(workload.slug)  (\(group.slug), N = \(size)): \(workload.description)")
         }
+        if concurrency {
+            print(
+                "\(ConcurrentReads.slug)  (\(ConcurrentReads.group), N = \(ConcurrentReads.size(options)), "
+                    + "K = \(ConcurrentReads.readerCounts)): \(ConcurrentReads.description)")
+        }
         return 0
     }
-    guard !selected.isEmpty else {
-        let known = Catalog.select(nil).map(\.workload.slug).joined(separator: ", ")
+    guard !selected.isEmpty || concurrency else {
+        let known = (Catalog.select(nil).map(\.workload.slug) + [ConcurrentReads.slug])
+            .joined(separator: ", ")
         Console.writeError("error: no workload matches '\(options.filter ?? "")'; workloads: \(known)\n")
         return 2
     }
@@ -57,12 +64,21 @@ func main() -> Int32 {
         for (group, workload) in selected {
             results.append(try runner.run(workload, of: group))
         }
+        let concurrencyResult =
+            concurrency ? try ConcurrentReads.run(options: options, scratch: scratch) : nil
         Console.endProgress()
-        print(Report.table(results))
-        print()
-        print(Report.notes(results, groups: Catalog.groups))
+        if !results.isEmpty {
+            print(Report.table(results))
+            print()
+            print(Report.notes(results, groups: Catalog.groups))
+        }
+        if let concurrencyResult {
+            if !results.isEmpty { print() }
+            print(concurrencyResult.report())
+        }
         if let path = options.jsonPath {
-            try write(Report.json(results, rounds: options.rounds), to: path)
+            let extra = concurrencyResult?.jsonEntries(description: ConcurrentReads.description) ?? []
+            try write(Report.json(results, rounds: options.rounds, extra: extra), to: path)
         }
         if let path = options.svgPath {
             let sizes = Set(results.map(\.size))

@@ -27,12 +27,7 @@ enum DesignTargets {
     @Sendable
     private static func notes(_ results: [WorkloadResult]) -> [String] {
         results.map { result in
-            let c = result.cMicrosecondsPerOperation
-            let literecord = result.literecordMicrosecondsPerOperation
-            var line =
-                "\(result.slug): C \(Report.format(c, decimals: 3)) µs/\(result.unit), LiteRecord "
-                + "\(Report.format(literecord, decimals: 3)) µs/\(result.unit) "
-                + "(+\(Report.format(literecord - c, decimals: 3)))"
+            var line = costs(result)
             guard let target = targets.first(where: { $0.workload.slug == result.slug }) else {
                 return line
             }
@@ -44,5 +39,15 @@ enum DesignTargets {
             if result.size != targetSize { line += " (at N = \(result.size), not \(targetSize))" }
             return line
         }
+    }
+
+    /// `slug: C 1.234 µs/row, LiteRecord 2.345 µs/row (+1.111)`: both sides' cost per operation
+    /// and LiteRecord's extra cost.
+    static func costs(_ result: WorkloadResult) -> String {
+        let c = result.cMicrosecondsPerOperation
+        let literecord = result.literecordMicrosecondsPerOperation
+        return "\(result.slug): C \(Report.format(c, decimals: 3)) µs/\(result.unit), LiteRecord "
+            + "\(Report.format(literecord, decimals: 3)) µs/\(result.unit) "
+            + "(+\(Report.format(literecord - c, decimals: 3)))"
     }
 }

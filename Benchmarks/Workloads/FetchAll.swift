@@ -6,7 +6,9 @@ import LiteRecord
 /// A table of N rows of ``Item``: an integer primary key, text, an integer, a REAL, a Bool, a
 /// `Date` stored as LiteRecord's default UTC text (`2023-03-08 20:27:41.0625`, made by
 /// `DateStorage.text.databaseValue(for:)`) and a `[String]` stored as JSON text (`["orm","json"]`),
-/// built once in setup in one in-memory database per side (``TwinDatabases``).
+/// built once in setup in one database per side (``TwinDatabases``): in memory for `fetch-all`, a
+/// WAL file for `file-fetch-all` (``Storage``), where LiteRecord reads on a connection of its
+/// reader pool.
 ///
 /// Measured: fetching all N rows into `[Item]`. LiteRecord: `fetchAll(Item.self, sql:)`, the
 /// Codable path through `RowDecoder`. C: a `sqlite3_step` loop over a statement prepared once,
@@ -58,13 +60,17 @@ enum FetchAll {
         }
     }
 
-    static let workload = Workload(
-        slug: "fetch-all",
-        description: "fetch N rows (7 columns: date text, JSON [String]) into [Item] Decodable models",
-        defaultSize: 100_000,
-        setup: makeFixture,
-        c: runC,
-        literecord: runLiteRecord)
+    static let workload = make(on: .memory)
+    static let fileWorkload = make(on: .file)
+
+    /// The workload with its databases on `storage`.
+    static func make(on storage: Storage) -> Workload {
+        Workload(
+            on: storage, slug: "fetch-all",
+            description: "fetch N rows (7 columns: date text, JSON [String]) into [Item] Decodable models",
+            defaultSize: 100_000,
+            setup: makeFixture, c: runC, literecord: runLiteRecord)
+    }
 
     // MARK: - Setup
 
@@ -72,7 +78,7 @@ enum FetchAll {
 
     /// Deterministic rows: names of varying length, dates with 0 to 4 fraction digits, 0 to 3 tags.
     @Sendable
-    static func makeFixture(_ context: SetupContext) throws -> Fixture {
+    static func makeFixture(_ context: SetupContext, storage: Storage) throws -> Fixture {
         let encoder = JSONEncoder()
         var expected: [Item] = []
         var rows: [[DatabaseValue]] = []
@@ -96,7 +102,9 @@ enum FetchAll {
             expected.append(item)
         }
         let databases = try TwinDatabases(
-            createTable: createTable, insert: insert, rows: rows, fingerprint: fingerprint)
+            createTable: createTable, insert: insert, rows: rows, fingerprint: fingerprint,
+            cSite: storage.site("c.sqlite", in: context.directory),
+            literecordSite: storage.site("literecord.sqlite", in: context.directory))
         return try Fixture(databases: databases, expected: expected)
     }
 

@@ -2,8 +2,10 @@ import LiteRecord
 
 /// DESIGN.md's workload 3: find models by primary key, 10,000 random keys.
 ///
-/// A table of N ``Item`` rows is built once in setup in one in-memory database per side (the C
-/// side's insert code and LiteRecord's, checked to store the same values). The keys are
+/// A table of N ``Item`` rows is built once in setup in one database per side (the C side's
+/// insert code and LiteRecord's, checked to store the same values): in memory for
+/// `find-by-key`, a WAL file for `file-find-by-key` (``Storage``), where LiteRecord's `find`
+/// runs on a connection of its reader pool. The keys are
 /// drawn with a seeded generator from 1...N, the same on both sides: min(N, 10,000) of them.
 ///
 /// Measured: the lookups. LiteRecord: `find(Item.self, id:)` for each key. C: the same
@@ -34,24 +36,31 @@ enum FindByKey {
         }
     }
 
-    static let workload = Workload(
-        slug: "find-by-key",
-        description: "find(Item.self, id:) for min(N, 10,000) seeded random keys in a table of N Items",
-        unit: "lookup",
-        defaultSize: 100_000,
-        operations: lookups,
-        setup: makeFixture,
-        c: runC,
-        literecord: runLiteRecord)
+    static let workload = make(on: .memory)
+    static let fileWorkload = make(on: .file)
+
+    /// The workload with its databases on `storage`.
+    static func make(on storage: Storage) -> Workload {
+        Workload(
+            on: storage, slug: "find-by-key",
+            description: "find(Item.self, id:) for min(N, 10,000) seeded random keys in a table of N Items",
+            unit: "lookup",
+            defaultSize: 100_000,
+            operations: lookups,
+            setup: makeFixture, c: runC, literecord: runLiteRecord)
+    }
 
     // MARK: - Setup
 
     @Sendable
-    static func makeFixture(_ context: SetupContext) throws -> Fixture {
+    static func makeFixture(_ context: SetupContext, storage: Storage) throws -> Fixture {
         let items = ItemModel.makeItems(count: context.size)
         let codec = CItemCodec()
-        let c = try ItemModel.filledCDatabase(items, ddl: ItemModel.literecordDDL(), codec: codec)
-        let literecord = try ItemModel.filledLiteRecordDatabase(items)
+        let c = try ItemModel.filledCDatabase(
+            items, ddl: ItemModel.literecordDDL(), codec: codec,
+            at: storage.site("c.sqlite", in: context.directory))
+        let literecord = try ItemModel.filledLiteRecordDatabase(
+            items, at: storage.site("literecord.sqlite", in: context.directory))
         try ItemModel.verifySameSchema(c, literecord)
         try ItemModel.verify(
             dump: ItemModel.dump(literecord), expected: ItemModel.dump(c), side: .literecord,

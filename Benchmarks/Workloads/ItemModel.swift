@@ -107,31 +107,35 @@ enum ItemModel {
         return ddl
     }
 
-    /// A fresh in-memory C database with the table and index LiteRecord creates.
-    static func makeCDatabase(ddl: [String]) throws -> CDatabase {
-        let database = try CDatabase(path: ":memory:")
+    /// A fresh C database (in memory unless `site` says otherwise) with the table and index
+    /// LiteRecord creates.
+    static func makeCDatabase(ddl: [String], at site: DatabaseSite = .memory) throws -> CDatabase {
+        let database = try site.openC()
         for statement in ddl { try database.execute(statement) }
         return database
     }
 
-    /// A fresh in-memory LiteRecord database whose ``Item`` table exists (created by
-    /// `migrate`, so no round pays for it).
-    static func makeLiteRecordDatabase() throws -> Database {
-        let database = try Database(.inMemory)
+    /// A fresh LiteRecord database (in memory unless `site` says otherwise) whose ``Item``
+    /// table exists (created by `migrate`, so no round pays for it).
+    static func makeLiteRecordDatabase(at site: DatabaseSite = .memory) throws -> Database {
+        let database = try site.openLiteRecord()
         try database.migrate(Item.self)
         return database
     }
 
     /// A C database holding `items`, inserted by the C side's insert code.
-    static func filledCDatabase(_ items: [Item], ddl: [String], codec: CItemCodec) throws -> CDatabase {
-        let database = try makeCDatabase(ddl: ddl)
+    static func filledCDatabase(
+        _ items: [Item], ddl: [String], codec: CItemCodec, at site: DatabaseSite = .memory
+    ) throws -> CDatabase {
+        let database = try makeCDatabase(ddl: ddl, at: site)
         _ = try insertC(items, into: database, codec: codec)
         return database
     }
 
     /// A LiteRecord database holding `items`, inserted by LiteRecord.
-    static func filledLiteRecordDatabase(_ items: [Item]) throws -> Database {
-        let database = try makeLiteRecordDatabase()
+    static func filledLiteRecordDatabase(_ items: [Item], at site: DatabaseSite = .memory) throws -> Database
+    {
+        let database = try makeLiteRecordDatabase(at: site)
         _ = try insertLiteRecord(items, into: database)
         return database
     }

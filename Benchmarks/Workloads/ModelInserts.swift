@@ -7,8 +7,9 @@ import LiteRecord
 /// C: `BEGIN DEFERRED TRANSACTION`, the same `INSERT` text prepared once, seven binds per row
 /// (the `nil` key as NULL, the date as `DateStorage.text` text, the tags as the bytes of one
 /// reused `JSONEncoder`), step, reset, the key read with `sqlite3_last_insert_rowid`, then
-/// `COMMIT TRANSACTION`. Both sides write to a fresh in-memory database per round whose table
-/// and index on `score` exist already (LiteRecord's DDL on both sides).
+/// `COMMIT TRANSACTION`. Both sides write to a fresh database per round whose table and index
+/// on `score` exist already (LiteRecord's DDL on both sides): in memory for `insert`, a WAL file
+/// in the round's directory for `file-insert` (``Storage``).
 ///
 /// Measured: the transaction, preparing the insert, the N inserts. Not measured: opening the
 /// database, creating the table, and checking afterwards that the table holds exactly the
@@ -22,9 +23,11 @@ enum ModelInserts {
         let codec: CItemCodec
         let expectedDump: String
         let expectedKeySum: Int64
+        let storage: Storage
 
-        init(items: [Item], ddl: [String], codec: CItemCodec, expectedDump: String) {
+        init(items: [Item], ddl: [String], codec: CItemCodec, expectedDump: String, storage: Storage) {
             self.items = items
+            self.storage = storage
             self.ddl = ddl
             self.codec = codec
             self.expectedDump = expectedDump
@@ -32,24 +35,29 @@ enum ModelInserts {
         }
     }
 
-    static let workload = Workload(
-        slug: "insert",
-        description: "insert N Item models (date text, JSON [String], index on score) in one transaction",
-        defaultSize: 100_000,
-        setup: makeFixture,
-        c: runC,
-        literecord: runLiteRecord)
+    static let workload = make(on: .memory)
+    static let fileWorkload = make(on: .file)
+
+    /// The workload with its databases on `storage`.
+    static func make(on storage: Storage) -> Workload {
+        Workload(
+            on: storage, slug: "insert",
+            description: "insert N Item models (date text, JSON [String], index on score) in one transaction",
+            defaultSize: 100_000,
+            setup: makeFixture, c: runC, literecord: runLiteRecord)
+    }
 
     // MARK: - Setup
 
     /// Checks that LiteRecord runs the C side's SQL, then inserts the rows once on each side:
     /// both tables must be equal, and LiteRecord must read back exactly the models inserted.
     @Sendable
-    static func makeFixture(_ context: SetupContext) throws -> Fixture {
+    static func makeFixture(_ context: SetupContext, storage: Storage) throws -> Fixture {
         let items = ItemModel.makeItems(count: context.size)
         let ddl = try ItemModel.literecordDDL()
+        func site(_ name: String) -> DatabaseSite { storage.site(name, in: context.directory) }
 
-        let probe = try ItemModel.makeLiteRecordDatabase()
+        let probe = try ItemModel.makeLiteRecordDatabase(at: site("probe.sqlite"))
         let traced = try ItemModel.traceSQL(probe) {
             _ = try ItemModel.insertLiteRecord(Array(items.prefix(2)), into: probe)
         }
@@ -58,8 +66,8 @@ enum ModelInserts {
             traced, expected: [ItemModel.begin] + inserts + [ItemModel.commit], operation: "insert(&item)")
 
         let codec = CItemCodec()
-        let c = try ItemModel.makeCDatabase(ddl: ddl)
-        let literecord = try ItemModel.makeLiteRecordDatabase()
+        let c = try ItemModel.makeCDatabase(ddl: ddl, at: site("c.sqlite"))
+        let literecord = try ItemModel.makeLiteRecordDatabase(at: site("literecord.sqlite"))
         try ItemModel.verifySameSchema(c, literecord)
         let cKeySum = try ItemModel.insertC(items, into: c, codec: codec)
         let literecordKeySum = try ItemModel.insertLiteRecord(items, into: literecord)
@@ -67,7 +75,7 @@ enum ModelInserts {
         try ItemModel.verify(
             dump: try ItemModel.dump(literecord), expected: cDump, side: .literecord,
             after: "the reference insert")
-        let fixture = Fixture(items: items, ddl: ddl, codec: codec, expectedDump: cDump)
+        let fixture = Fixture(items: items, ddl: ddl, codec: codec, expectedDump: cDump, storage: storage)
         try verifyKeys(cKeySum, fixture: fixture, side: .c)
         try verifyKeys(literecordKeySum, fixture: fixture, side: .literecord)
         guard try literecord.fetchAll(Item.self) == ItemModel.withKeys(items) else {
@@ -80,7 +88,8 @@ enum ModelInserts {
 
     @Sendable
     private static func runC(_ fixture: Fixture, _ context: RoundContext) throws -> Duration {
-        let database = try ItemModel.makeCDatabase(ddl: fixture.ddl)
+        let database = try ItemModel.makeCDatabase(
+            ddl: fixture.ddl, at: fixture.storage.site("c.sqlite", in: context.directory))
         var keySum: Int64 = 0
         let elapsed = try Stopwatch.measure {
             keySum = try ItemModel.insertC(fixture.items, into: database, codec: fixture.codec)
@@ -95,7 +104,8 @@ enum ModelInserts {
 
     @Sendable
     private static func runLiteRecord(_ fixture: Fixture, _ context: RoundContext) throws -> Duration {
-        let database = try ItemModel.makeLiteRecordDatabase()
+        let database = try ItemModel.makeLiteRecordDatabase(
+            at: fixture.storage.site("literecord.sqlite", in: context.directory))
         var keySum: Int64 = 0
         let elapsed = try Stopwatch.measure {
             keySum = try ItemModel.insertLiteRecord(fixture.items, into: database)

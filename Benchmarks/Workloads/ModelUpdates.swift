@@ -3,9 +3,10 @@ import LiteRecord
 
 /// DESIGN.md's workload 4: update N models one by one in one transaction.
 ///
-/// Every round, each side gets a fresh in-memory database holding the same N ``Item`` rows
-/// (filled by its own insert code, untimed), then updates every row to new values: another
-/// name, score (so the index on `score` changes too), ratio, flag, date and tags.
+/// Every round, each side gets a fresh database holding the same N ``Item`` rows (filled by
+/// its own insert code, untimed), then updates every row to new values: another name, score (so
+/// the index on `score` changes too), ratio, flag, date and tags. The database is in memory for
+/// `update`, a WAL file in the round's directory for `file-update` (``Storage``).
 ///
 /// Measured: the transaction and the N updates. LiteRecord: `transaction { tx in ...
 /// try tx.update(item) }`. C: `BEGIN DEFERRED TRANSACTION`, the same `UPDATE ... WHERE "id" = ?`
@@ -21,9 +22,14 @@ enum ModelUpdates {
         let ddl: [String]
         let codec: CItemCodec
         let expectedDump: String
+        let storage: Storage
 
-        init(items: [Item], updated: [Item], ddl: [String], codec: CItemCodec, expectedDump: String) {
+        init(
+            items: [Item], updated: [Item], ddl: [String], codec: CItemCodec, expectedDump: String,
+            storage: Storage
+        ) {
             self.items = items
+            self.storage = storage
             self.updated = updated
             self.ddl = ddl
             self.codec = codec
@@ -31,13 +37,17 @@ enum ModelUpdates {
         }
     }
 
-    static let workload = Workload(
-        slug: "update",
-        description: "update(item) for each of N Item models in one transaction (all columns rewritten)",
-        defaultSize: 100_000,
-        setup: makeFixture,
-        c: runC,
-        literecord: runLiteRecord)
+    static let workload = make(on: .memory)
+    static let fileWorkload = make(on: .file)
+
+    /// The workload with its databases on `storage`.
+    static func make(on storage: Storage) -> Workload {
+        Workload(
+            on: storage, slug: "update",
+            description: "update(item) for each of N Item models in one transaction (all columns rewritten)",
+            defaultSize: 100_000,
+            setup: makeFixture, c: runC, literecord: runLiteRecord)
+    }
 
     // MARK: - Setup
 
@@ -56,21 +66,22 @@ enum ModelUpdates {
     /// Checks that LiteRecord runs the C side's SQL, then updates once on each side: both tables
     /// must be equal, and LiteRecord must read back exactly the updated models.
     @Sendable
-    static func makeFixture(_ context: SetupContext) throws -> Fixture {
+    static func makeFixture(_ context: SetupContext, storage: Storage) throws -> Fixture {
         let items = ItemModel.makeItems(count: context.size)
         let updated = ItemModel.withKeys(items).map(updatedValues)
         let ddl = try ItemModel.literecordDDL()
         let codec = CItemCodec()
+        func site(_ name: String) -> DatabaseSite { storage.site(name, in: context.directory) }
 
-        let probe = try ItemModel.filledLiteRecordDatabase(Array(items.prefix(1)))
+        let probe = try ItemModel.filledLiteRecordDatabase(Array(items.prefix(1)), at: site("probe.sqlite"))
         let traced = try ItemModel.traceSQL(probe) {
             try updateLiteRecord(Array(updated.prefix(1)), in: probe)
         }
         try ItemModel.verifyTrace(
             traced, expected: [ItemModel.begin, ItemModel.update, ItemModel.commit], operation: "update(_:)")
 
-        let c = try ItemModel.filledCDatabase(items, ddl: ddl, codec: codec)
-        let literecord = try ItemModel.filledLiteRecordDatabase(items)
+        let c = try ItemModel.filledCDatabase(items, ddl: ddl, codec: codec, at: site("c.sqlite"))
+        let literecord = try ItemModel.filledLiteRecordDatabase(items, at: site("literecord.sqlite"))
         try ItemModel.verifySameSchema(c, literecord)
         try updateC(updated, in: c, codec: codec)
         try updateLiteRecord(updated, in: literecord)
@@ -81,14 +92,17 @@ enum ModelUpdates {
         guard try literecord.fetchAll(Item.self) == updated else {
             throw FixtureError(description: "LiteRecord does not read back the models it updated")
         }
-        return Fixture(items: items, updated: updated, ddl: ddl, codec: codec, expectedDump: cDump)
+        return Fixture(
+            items: items, updated: updated, ddl: ddl, codec: codec, expectedDump: cDump, storage: storage)
     }
 
     // MARK: - C
 
     @Sendable
     private static func runC(_ fixture: Fixture, _ context: RoundContext) throws -> Duration {
-        let database = try ItemModel.filledCDatabase(fixture.items, ddl: fixture.ddl, codec: fixture.codec)
+        let database = try ItemModel.filledCDatabase(
+            fixture.items, ddl: fixture.ddl, codec: fixture.codec,
+            at: fixture.storage.site("c.sqlite", in: context.directory))
         let elapsed = try Stopwatch.measure {
             try updateC(fixture.updated, in: database, codec: fixture.codec)
         }
@@ -117,7 +131,8 @@ enum ModelUpdates {
 
     @Sendable
     private static func runLiteRecord(_ fixture: Fixture, _ context: RoundContext) throws -> Duration {
-        let database = try ItemModel.filledLiteRecordDatabase(fixture.items)
+        let database = try ItemModel.filledLiteRecordDatabase(
+            fixture.items, at: fixture.storage.site("literecord.sqlite", in: context.directory))
         let elapsed = try Stopwatch.measure {
             try updateLiteRecord(fixture.updated, in: database)
         }

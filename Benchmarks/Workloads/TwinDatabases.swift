@@ -1,7 +1,8 @@
 import CSQLite
 import LiteRecord
 
-/// The fixture of a read workload: one in-memory database per side, holding the same table.
+/// The fixture of a read workload: one database per side (in memory unless the workload asks
+/// for files), holding the same table.
 ///
 /// Both sides create the table with the same SQL and insert the same rows with the same
 /// `INSERT` and the same bound values, each in one transaction. A fingerprint query (counts,
@@ -9,9 +10,9 @@ import LiteRecord
 /// never compares reads of different data. Built once per run in the workload's setup; the
 /// rounds only read.
 struct TwinDatabases {
-    /// The C side's connection (`:memory:`, opened as ``CDatabase`` opens any database).
+    /// The C side's connection (`:memory:` or a file, opened as ``CDatabase`` opens any database).
     let c: CDatabase
-    /// LiteRecord's connection (`Database(.inMemory)`).
+    /// LiteRecord's database (`Database(.inMemory)`, or a file with its pool of readers).
     let literecord: Database
 
     /// Creates and fills both databases.
@@ -21,10 +22,15 @@ struct TwinDatabases {
     ///   - insert: An `INSERT` with one `?` per value of a row.
     ///   - rows: The rows' values; integers, reals and text only.
     ///   - fingerprint: A query returning one text value that summarizes the table.
+    ///   - cSite: Where the C side's database lives.
+    ///   - literecordSite: Where LiteRecord's database lives.
     /// - Throws: ``CBaselineError``, LiteRecord's errors, or ``FixtureError`` when a value is
     ///   not supported or the fingerprints differ.
-    init(createTable: String, insert: String, rows: [[DatabaseValue]], fingerprint: String) throws {
-        c = try CDatabase(path: ":memory:")
+    init(
+        createTable: String, insert: String, rows: [[DatabaseValue]], fingerprint: String,
+        cSite: DatabaseSite = .memory, literecordSite: DatabaseSite = .memory
+    ) throws {
+        c = try cSite.openC()
         try c.execute(createTable)
         try c.execute("BEGIN")
         let statement = try c.prepare(insert)
@@ -37,7 +43,7 @@ struct TwinDatabases {
         }
         try c.execute("COMMIT")
 
-        literecord = try Database(.inMemory)
+        literecord = try literecordSite.openLiteRecord()
         try literecord.execute(sql: SQL(createTable))
         try literecord.transaction { tx in
             for row in rows {
