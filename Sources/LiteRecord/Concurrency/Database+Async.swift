@@ -98,12 +98,7 @@ extension Database {
     /// - Parameter model: The model; its key is set on return.
     /// - Throws: As the synchronous form, or `CancellationError` (nothing is written then).
     public func insert<M: Model>(_ model: inout M) async throws {
-        let original = model
-        model = try await asyncWriting { connection in
-            var inserted = original
-            try connection.insert(&inserted)
-            return inserted
-        }
+        model = try await asyncWriting(changing: model) { try $0.insert(&$1) }
     }
 
     /// Inserts a model whose key the caller chose.
@@ -137,12 +132,7 @@ extension Database {
     /// - Parameter model: The model; its rowid key is set when it was inserted.
     /// - Throws: As the synchronous form, or `CancellationError`.
     public func save<M: Model>(_ model: inout M) async throws {
-        let original = model
-        model = try await asyncWriting { connection in
-            var saved = original
-            try connection.save(&saved)
-            return saved
-        }
+        model = try await asyncWriting(changing: model) { try $0.save(&$1) }
     }
 
     /// Deletes the row with the model's primary key.
@@ -216,6 +206,18 @@ extension Database {
     /// - Throws: As the synchronous form, or `CancellationError`.
     public func migrate<M: Model>(_ type: M.Type) async throws {
         try await asyncWriting { try $0.migrate(M.self) }
+    }
+
+    /// Async writes that change the model they write (its rowid key): the copy sent to the
+    /// writer comes back changed.
+    private func asyncWriting<M: Model>(
+        changing model: M, _ body: @escaping @Sendable (Connection, inout M) throws -> Void
+    ) async throws -> M {
+        try await asyncWriting { connection in
+            var copy = model
+            try body(connection, &copy)
+            return copy
+        }
     }
 
     /// Async reads of a model's table: the writer makes sure the table exists first.

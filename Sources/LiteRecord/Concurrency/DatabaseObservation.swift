@@ -32,6 +32,9 @@ public struct DatabaseObservation<Value: Sendable>: AsyncSequence, Sendable {
         }
     }
 
+    /// Starts an observation of its own: it subscribes to commits and fetches the first value.
+    ///
+    /// - Returns: The iterator; the observation stops when iteration ends or the task is cancelled.
     public func makeAsyncIterator() -> AsyncIterator {
         let (stream, continuation) = AsyncThrowingStream.makeStream(
             of: Value.self, throwing: (any Error).self, bufferingPolicy: .bufferingNewest(1))

@@ -34,11 +34,7 @@ struct ObservationTests {
             try await db.migrate(Note.self)
             try await db.execute(sql: "CREATE TABLE unrelated(x)")
             let fetches = Counter()
-            var counts = db.observe { connection in
-                fetches.increment()
-                return try connection.count(Note.self)
-            }
-            .makeAsyncIterator()
+            var counts = Self.observeNoteCount(in: db, countingFetchesIn: fetches).makeAsyncIterator()
             #expect(try await counts.next() == 0)
             var changes = db.committedChanges().makeAsyncIterator()
 
@@ -69,11 +65,7 @@ struct ObservationTests {
             let db = try Database(path: dir.file("burst.sqlite"))
             try await db.migrate(Note.self)
             let fetches = Counter()
-            var counts = db.observe { connection in
-                fetches.increment()
-                return try connection.count(Note.self)
-            }
-            .makeAsyncIterator()
+            var counts = Self.observeNoteCount(in: db, countingFetchesIn: fetches).makeAsyncIterator()
             #expect(try await counts.next() == 0)
             for index in 0..<500 {
                 try await db.insert(Note(id: nil, author: index, body: "burst"))
@@ -167,5 +159,15 @@ struct ObservationTests {
         subscription.cancel()
         try db.execute(sql: "INSERT INTO t VALUES (1)")
         #expect(batches.events.count == 2)
+    }
+
+    /// Observes the number of notes, counting each fetch the observation runs.
+    private static func observeNoteCount(in db: Database, countingFetchesIn fetches: Counter)
+        -> DatabaseObservation<Int>
+    {
+        db.observe { connection in
+            fetches.increment()
+            return try connection.count(Note.self)
+        }
     }
 }
