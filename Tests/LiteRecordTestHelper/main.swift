@@ -7,6 +7,9 @@
 //       Inserts <count> rows tagged with <writer id>, then exits 0; any error goes to stderr
 //       with a non-zero exit status. With --wait-for-go it prints `ready` once the database is
 //       open and starts writing when a line arrives on stdin, so two writers start together.
+//   access-probe <db path>
+//       Opens the file (as `nobody` when run as root) and prints whether opening, reading and
+//       writing work; see AccessProbe.
 //
 // Exit status: 0 on success, 1 when the work fails, 2 for a bad command line.
 
@@ -15,6 +18,7 @@ import Foundation
 let usage = """
     usage: LiteRecordTestHelper kill-writer <db path>
            LiteRecordTestHelper concurrent-writer <db path> <writer id> <count> [--wait-for-go]
+           LiteRecordTestHelper access-probe <db path>
     """
 
 /// Writes `text` and a newline to standard error.
@@ -50,6 +54,13 @@ case ("concurrent-writer", 4), ("concurrent-writer", 5):
         try writer.run()
     } catch {
         printError("concurrent-writer \(arguments[2]): \(error)")
+        exit(1)
+    }
+case ("access-probe", 2):
+    do {
+        try AccessProbe(path: arguments[1]).run()
+    } catch {
+        printError("access-probe: \(error)")
         exit(1)
     }
 default:
