@@ -2,75 +2,79 @@ import Foundation
 import LiteRecord
 import Testing
 
-/// Several processes writing one file at once: every write lands, none fails with
-/// "database is locked", because each waits for the others' locks with the busy timeout (issue 6).
-@Suite("Processes writing the same file")
-struct MultiProcessTests {
-    @Test func twoWriterProcessesLoseNothing() throws {
-        let rowsPerWriter = 2000
-        try withTemporaryDirectory { directory in
-            let path = directory.file("shared.sqlite")
-            let writerIDs = ["alpha", "beta"]
-            let writers = try writerIDs.map { id in
-                try HelperProcess(["concurrent-writer", path, id, "\(rowsPerWriter)", "--wait-for-go"])
-            }
-            // Both have opened the file before either writes: their first writes (which also
-            // create the tables) collide.
-            for (id, writer) in zip(writerIDs, writers) {
-                try #require(
-                    writer.waitForLine(startingWith: "ready", seconds: 30) != nil,
-                    "\(id) did not start: \(writer.errorText)")
-            }
-            for writer in writers { try writer.send("go") }
+extension Reliability {
+    /// Several processes writing one file at once: every write lands, none fails with
+    /// "database is locked", because each waits for the others' locks with the busy timeout (issue 6).
+    @Suite("Processes writing the same file")
+    struct MultiProcessTests {
+        @Test func twoWriterProcessesLoseNothing() throws {
+            let rowsPerWriter = 2000
+            try withTemporaryDirectory { directory in
+                let path = directory.file("shared.sqlite")
+                let writerIDs = ["alpha", "beta"]
+                let writers = try writerIDs.map { id in
+                    try HelperProcess(["concurrent-writer", path, id, "\(rowsPerWriter)", "--wait-for-go"])
+                }
+                // Both have opened the file before either writes: their first writes (which also
+                // create the tables) collide.
+                for (id, writer) in zip(writerIDs, writers) {
+                    try #require(
+                        writer.waitForLine(startingWith: "ready", seconds: 30) != nil,
+                        "\(id) did not start: \(writer.errorText)")
+                }
+                for writer in writers { try writer.send("go") }
 
-            var tallies: [String: Int] = [:]
-            for (id, writer) in zip(writerIDs, writers) {
-                let exit = writer.waitForExit(seconds: 120)
+                var tallies: [String: Int] = [:]
+                for (id, writer) in zip(writerIDs, writers) {
+                    let exit = writer.waitForExit(seconds: 120)
+                    #expect(
+                        exit == .exited(0),
+                        "\(id): \(exit?.description ?? "still running"); \(writer.errorText)")
+                    let done = writer.outputLines.last { $0.hasPrefix("done ") }
+                    let words = done?.split(separator: " ") ?? []
+                    #expect(
+                        words.count == 4 && words[1] == "\(rowsPerWriter)", "\(id): \(writer.outputLines)")
+                    tallies[id] = words.count == 4 ? Int(words[3]) : nil
+                }
+
+                let db = try Database(path: path)
+                #expect(try db.fetchAll(String.self, sql: "PRAGMA integrity_check") == ["ok"])
+                for id in writerIDs {
+                    let summary = try #require(
+                        try db.fetchOne(
+                            Row.self,
+                            sql: """
+                                SELECT count(*), count(DISTINCT sequence), min(sequence), max(sequence),
+                                       sum(payload = writer || '-' || sequence)
+                                FROM tagged WHERE writer = \(id)
+                                """))
+                    #expect(try summary.value(Int.self, at: 0) == rowsPerWriter, "\(id): rows")
+                    #expect(try summary.value(Int.self, at: 1) == rowsPerWriter, "\(id): distinct sequences")
+                    #expect(try summary.value(Int.self, at: 2) == 0, "\(id): first sequence")
+                    #expect(try summary.value(Int.self, at: 3) == rowsPerWriter - 1, "\(id): last sequence")
+                    #expect(try summary.value(Int.self, at: 4) == rowsPerWriter, "\(id): payloads")
+                    // The read-modify-write transactions each counted themselves exactly once.
+                    let tally = try db.fetchOne(
+                        Int.self, sql: "SELECT transactions FROM tallies WHERE writer = \(id)")
+                    #expect(tally != nil && tally == tallies[id], "\(id): tally \(String(describing: tally))")
+                }
                 #expect(
-                    exit == .exited(0), "\(id): \(exit?.description ?? "still running"); \(writer.errorText)")
-                let done = writer.outputLines.last { $0.hasPrefix("done ") }
-                let words = done?.split(separator: " ") ?? []
-                #expect(words.count == 4 && words[1] == "\(rowsPerWriter)", "\(id): \(writer.outputLines)")
-                tallies[id] = words.count == 4 ? Int(words[3]) : nil
+                    try db.fetchOne(Int.self, sql: "SELECT count(*) FROM tagged") == rowsPerWriter
+                        * writerIDs.count)
             }
-
-            let db = try Database(path: path)
-            #expect(try db.fetchAll(String.self, sql: "PRAGMA integrity_check") == ["ok"])
-            for id in writerIDs {
-                let summary = try #require(
-                    try db.fetchOne(
-                        Row.self,
-                        sql: """
-                            SELECT count(*), count(DISTINCT sequence), min(sequence), max(sequence),
-                                   sum(payload = writer || '-' || sequence)
-                            FROM tagged WHERE writer = \(id)
-                            """))
-                #expect(try summary.value(Int.self, at: 0) == rowsPerWriter, "\(id): rows")
-                #expect(try summary.value(Int.self, at: 1) == rowsPerWriter, "\(id): distinct sequences")
-                #expect(try summary.value(Int.self, at: 2) == 0, "\(id): first sequence")
-                #expect(try summary.value(Int.self, at: 3) == rowsPerWriter - 1, "\(id): last sequence")
-                #expect(try summary.value(Int.self, at: 4) == rowsPerWriter, "\(id): payloads")
-                // The read-modify-write transactions each counted themselves exactly once.
-                let tally = try db.fetchOne(
-                    Int.self, sql: "SELECT transactions FROM tallies WHERE writer = \(id)")
-                #expect(tally != nil && tally == tallies[id], "\(id): tally \(String(describing: tally))")
-            }
-            #expect(
-                try db.fetchOne(Int.self, sql: "SELECT count(*) FROM tagged") == rowsPerWriter
-                    * writerIDs.count)
         }
-    }
 
-    @Test func helperReportsFailuresWithNonZeroStatus() throws {
-        // The writer test relies on a failing helper saying so; check that it does.
-        try withTemporaryDirectory { directory in
-            let path = directory.file("no/such/dir/shared.sqlite")
-            let writer = try HelperProcess(["concurrent-writer", path, "gamma", "10"])
-            let exit = writer.waitForExit(seconds: 30)
-            #expect(exit == .exited(1))
-            #expect(writer.errorText.contains("concurrent-writer gamma:"))
-            #expect(writer.errorText.contains("SQLITE_CANTOPEN"))
-            #expect(writer.errorText.contains(path))
+        @Test func helperReportsFailuresWithNonZeroStatus() throws {
+            // The writer test relies on a failing helper saying so; check that it does.
+            try withTemporaryDirectory { directory in
+                let path = directory.file("no/such/dir/shared.sqlite")
+                let writer = try HelperProcess(["concurrent-writer", path, "gamma", "10"])
+                let exit = writer.waitForExit(seconds: 30)
+                #expect(exit == .exited(1))
+                #expect(writer.errorText.contains("concurrent-writer gamma:"))
+                #expect(writer.errorText.contains("SQLITE_CANTOPEN"))
+                #expect(writer.errorText.contains(path))
+            }
         }
     }
 }
