@@ -176,6 +176,11 @@ extension HelperProcess {
     /// needs neither `Bundle.module` (the test target has no resources) nor the working
     /// directory. `LITERECORD_TEST_HELPER` overrides the search with an explicit path.
     static func executableURL() throws -> URL {
+        try located.get()
+    }
+
+    /// The search, done once: `Bundle.allBundles` leaks on Linux (LeakSanitizer reports it).
+    private static let located = Result { () throws(HelperLocationError) -> URL in
         let fileManager = FileManager.default
         if let explicit = ProcessInfo.processInfo.environment["LITERECORD_TEST_HELPER"] {
             guard fileManager.isExecutableFile(atPath: explicit) else {
@@ -189,10 +194,11 @@ extension HelperProcess {
             if let executable = try? fileManager.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
                 directories.append(URL(fileURLWithPath: executable).deletingLastPathComponent())
             }
+        #else
+            for bundle in Bundle.allBundles where bundle.bundleURL.pathExtension == "xctest" {
+                directories.append(bundle.bundleURL.deletingLastPathComponent())
+            }
         #endif
-        for bundle in Bundle.allBundles where bundle.bundleURL.pathExtension == "xctest" {
-            directories.append(bundle.bundleURL.deletingLastPathComponent())
-        }
         if let main = Bundle.main.executableURL {
             directories.append(main.deletingLastPathComponent())
         }
