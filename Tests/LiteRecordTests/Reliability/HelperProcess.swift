@@ -27,13 +27,17 @@ final class HelperProcess: @unchecked Sendable {
     private let input = Pipe()
     private let standardOutput: OutputCollector
     private let standardError: OutputCollector
-    /// The helper's command line, for failure messages.
-    let commandLine: String
+    /// A helper that dies before reading what the test writes to its standard input must fail
+    /// the test with an error, not end the whole test process with SIGPIPE.
+    private static let brokenPipesIgnored: Void = {
+        _ = signal(SIGPIPE, SIG_IGN)
+    }()
 
     /// Starts the helper with `arguments` (a subcommand and its operands).
     ///
     /// - Throws: ``HelperLocationError`` when the helper was not built; a launch error.
     init(_ arguments: [String]) throws {
+        HelperProcess.brokenPipesIgnored
         let executable = try HelperProcess.executableURL()
         process.executableURL = executable
         process.arguments = arguments
@@ -42,7 +46,6 @@ final class HelperProcess: @unchecked Sendable {
         process.standardOutput = output
         process.standardError = errors
         process.standardInput = input
-        commandLine = ([executable.lastPathComponent] + arguments).joined(separator: " ")
         try process.run()
         standardOutput = OutputCollector(output.fileHandleForReading)
         standardError = OutputCollector(errors.fileHandleForReading)

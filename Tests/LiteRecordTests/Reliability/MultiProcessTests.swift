@@ -78,12 +78,15 @@ extension Reliability {
             // The writer test relies on a failing helper saying so; check that it does.
             try withTemporaryDirectory { directory in
                 let path = directory.file("no/such/dir/shared.sqlite")
-                let writer = try HelperProcess(["concurrent-writer", path, "gamma", "10"])
+                let writer = try HelperProcess(["concurrent-writer", path, "gamma", "10", "--wait-for-go"])
                 let exit = writer.waitForExit(seconds: 30)
                 #expect(exit == .exited(1))
                 #expect(writer.errorText.contains("concurrent-writer gamma:"))
                 #expect(writer.errorText.contains("SQLITE_CANTOPEN"))
                 #expect(writer.errorText.contains(path))
+                #expect(writer.outputLines.isEmpty)
+                // Writing to the dead helper is an error, not a SIGPIPE that ends the test run.
+                #expect(throws: (any Error).self) { try writer.send("go") }
             }
         }
     }
