@@ -24,9 +24,17 @@ let package = Package(
             dependencies: ["LiteRecord", "CSQLite"],
             path: "Benchmarks"
         ),
+        // Child processes for the reliability tests (a writer to SIGKILL, concurrent writers).
+        .executableTarget(
+            name: "LiteRecordTestHelper",
+            dependencies: ["LiteRecord"],
+            path: "Tests/LiteRecordTestHelper"
+        ),
         .testTarget(
             name: "LiteRecordTests",
-            dependencies: ["LiteRecord", "CSQLite"],
+            // The tests run LiteRecordTestHelper as a separate process: the dependency makes every
+            // build of the tests build it too, next to the test bundle, where the tests find it.
+            dependencies: ["LiteRecord", "CSQLite", "LiteRecordTestHelper"],
             path: "Tests/LiteRecordTests"
         ),
     ],

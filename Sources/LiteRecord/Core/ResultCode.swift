@@ -92,7 +92,15 @@ extension ResultCode {
 
     public static let busySnapshot = ResultCode(rawValue: SQLITE_BUSY | (2 << 8))
     public static let busyTimeout = ResultCode(rawValue: SQLITE_BUSY | (3 << 8))
+    public static let readOnlyRecovery = ResultCode(rawValue: SQLITE_READONLY | (1 << 8))
+    public static let readOnlyCannotLock = ResultCode(rawValue: SQLITE_READONLY | (2 << 8))
+    public static let readOnlyRollback = ResultCode(rawValue: SQLITE_READONLY | (3 << 8))
     public static let readOnlyDatabaseMoved = ResultCode(rawValue: SQLITE_READONLY | (4 << 8))
+    /// The WAL index (`-shm`) cannot be set up: the database is opened read-only and no
+    /// connection with write access has it open.
+    public static let readOnlyCannotInit = ResultCode(rawValue: SQLITE_READONLY | (5 << 8))
+    /// The database's directory is read-only, so its journal or WAL files cannot be created.
+    public static let readOnlyDirectory = ResultCode(rawValue: SQLITE_READONLY | (6 << 8))
     public static let constraintCheck = ResultCode(rawValue: SQLITE_CONSTRAINT | (1 << 8))
     public static let constraintForeignKey = ResultCode(rawValue: SQLITE_CONSTRAINT | (3 << 8))
     public static let constraintNotNull = ResultCode(rawValue: SQLITE_CONSTRAINT | (5 << 8))
@@ -114,7 +122,12 @@ extension ResultCode {
         SQLITE_MISUSE: "SQLITE_MISUSE", SQLITE_RANGE: "SQLITE_RANGE",
         SQLITE_NOTADB: "SQLITE_NOTADB",
         SQLITE_BUSY | (2 << 8): "SQLITE_BUSY_SNAPSHOT", SQLITE_BUSY | (3 << 8): "SQLITE_BUSY_TIMEOUT",
+        SQLITE_READONLY | (1 << 8): "SQLITE_READONLY_RECOVERY",
+        SQLITE_READONLY | (2 << 8): "SQLITE_READONLY_CANTLOCK",
+        SQLITE_READONLY | (3 << 8): "SQLITE_READONLY_ROLLBACK",
         SQLITE_READONLY | (4 << 8): "SQLITE_READONLY_DBMOVED",
+        SQLITE_READONLY | (5 << 8): "SQLITE_READONLY_CANTINIT",
+        SQLITE_READONLY | (6 << 8): "SQLITE_READONLY_DIRECTORY",
         SQLITE_CONSTRAINT | (1 << 8): "SQLITE_CONSTRAINT_CHECK",
         SQLITE_CONSTRAINT | (3 << 8): "SQLITE_CONSTRAINT_FOREIGNKEY",
         SQLITE_CONSTRAINT | (5 << 8): "SQLITE_CONSTRAINT_NOTNULL",

@@ -36,7 +36,10 @@ extension DatabaseContext {
     /// - Throws: As ``insert(_:)-(inout M)``; the transaction is rolled back.
     @discardableResult
     public func insert<M: Model, S: Sequence<M>>(contentsOf models: S) throws -> [M] {
-        try transaction { tx in
+        // Immediate: the first use of the model checks its table (a read) before writing, and in
+        // a deferred transaction a read followed by a write fails with SQLITE_BUSY at once when
+        // another connection writes, instead of waiting for it with the busy timeout.
+        try transaction(.immediate) { tx in
             try models.map { model in
                 var copy = model
                 try tx.insert(&copy)

@@ -14,20 +14,39 @@ enum TableMigration {
         let pk: Int
     }
 
+    /// Creates or grows the table of `schema`.
+    ///
+    /// Outside a transaction, the check runs as a plain read first, so that a table that needs
+    /// nothing never takes the write lock (readers keep not waiting for writers). When it must
+    /// write, and another connection (or process) holds the write lock, SQLite refuses to turn
+    /// the read into a write at once (`SQLITE_BUSY`, without waiting: waiting could deadlock)
+    /// and the check is done again in an `IMMEDIATE` transaction, which takes the write lock
+    /// first and so waits with the busy timeout like any other write. Inside a transaction the
+    /// check runs in a savepoint of it; a deferred transaction that has not written yet can get
+    /// that `SQLITE_BUSY` too, so write transactions should be `.immediate`.
     static func prepare(_ schema: TableSchema, on connection: Connection) throws {
-        try connection.performSavepoint("literecord_migration") { connection in
-            let kind = try connection.fetchOne(
-                String.self,
-                sql: "SELECT type FROM sqlite_master WHERE name = \(schema.tableName) COLLATE NOCASE")
-            guard let kind else {
-                try connection.execute(SQL(TableDefinition.createTable(schema)))
-                try createIndexes(schema, on: connection)
-                return
-            }
-            // A view maps onto a model as it is; there is nothing to grow.
-            guard kind == "table" else { return }
-            try grow(schema, on: connection)
+        guard !connection.isInsideTransaction else {
+            return try connection.performSavepoint("literecord_migration") { try apply(schema, on: $0) }
         }
+        do {
+            try connection.performSavepoint("literecord_migration") { try apply(schema, on: $0) }
+        } catch let error as DatabaseError where error.resultCode.primary == .busy {
+            try connection.performTransaction(.immediate) { try apply(schema, on: $0) }
+        }
+    }
+
+    private static func apply(_ schema: TableSchema, on connection: Connection) throws {
+        let kind = try connection.fetchOne(
+            String.self,
+            sql: "SELECT type FROM sqlite_master WHERE name = \(schema.tableName) COLLATE NOCASE")
+        guard let kind else {
+            try connection.execute(SQL(TableDefinition.createTable(schema)))
+            try createIndexes(schema, on: connection)
+            return
+        }
+        // A view maps onto a model as it is; there is nothing to grow.
+        guard kind == "table" else { return }
+        try grow(schema, on: connection)
     }
 
     private static func grow(_ schema: TableSchema, on connection: Connection) throws {

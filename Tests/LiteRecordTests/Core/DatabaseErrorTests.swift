@@ -148,6 +148,11 @@ struct DatabaseErrorTests {
         #expect(ResultCode.constraintForeignKey.description == "SQLITE_CONSTRAINT_FOREIGNKEY (787)")
         #expect(ResultCode.busy.description == "SQLITE_BUSY (5)")
         #expect(ResultCode(rawValue: 9999).description == "SQLite code 9999")
+        // Read-only causes the file-system fault tests meet (a read-only directory, a moved file).
+        #expect(ResultCode.readOnlyDirectory.description == "SQLITE_READONLY_DIRECTORY (1544)")
+        #expect(ResultCode.readOnlyCannotInit.description == "SQLITE_READONLY_CANTINIT (1288)")
+        #expect(ResultCode.readOnlyDatabaseMoved.description == "SQLITE_READONLY_DBMOVED (1032)")
+        #expect(ResultCode.readOnlyDirectory.primary == .readOnly)
         #expect(ResultCode.constraint.explanation == "constraint failed")
         #expect(ResultCode.readOnly.explanation.contains("readonly"))
     }
