@@ -19,7 +19,6 @@ final class ReaderPool: @unchecked Sendable {
     private var handles: [OpaquePointer] = []
     private var trace: (@Sendable (String) -> Void)?
     private var traceGeneration = 0
-    private var readerTraceGenerations: [ObjectIdentifier: Int] = [:]
 
     /// - Parameters:
     ///   - capacity: The most readers open at once (at least 1).
@@ -85,9 +84,8 @@ final class ReaderPool: @unchecked Sendable {
 
     /// The trace handler to install on `reader` when it has not seen the latest one yet.
     private func traceToApply(to reader: Connection) -> TraceUpdate? {
-        let id = ObjectIdentifier(reader)
-        guard readerTraceGenerations[id, default: 0] != traceGeneration else { return nil }
-        readerTraceGenerations[id] = traceGeneration
+        guard reader.traceGeneration != traceGeneration else { return nil }
+        reader.traceGeneration = traceGeneration
         return TraceUpdate(handler: trace)
     }
 

@@ -26,6 +26,8 @@ public final class Connection: DatabaseContext {
     /// Records the tables that statements read, and keeps deletes row by row; installed on
     /// first need.
     private(set) var authorizer: ConnectionAuthorizer?
+    /// Which of its pool's trace handlers a reader has installed (see `ReaderPool`).
+    var traceGeneration = 0
     /// How many ``performRead(_:)`` calls are running on this connection.
     private var readDepth = 0
     /// Whether the connection refuses writes for now: a reader, or the writer inside a read.
