@@ -31,6 +31,7 @@ struct ConcurrentWriter {
     let writerID: String
     let count: Int
     let waitForGo: Bool
+    let meetsHalfway: Bool
 
     func run() throws {
         let db = try Database(path: path)
@@ -41,7 +42,12 @@ struct ConcurrentWriter {
         var sequence = 0
         var step = 0
         var tallied = 0
+        var hasMet = !meetsHalfway
         while sequence < count {
+            if !hasMet && sequence >= count / 2 {
+                try waitForAnotherWriter(in: db)
+                hasMet = true
+            }
             switch step % 3 {
             case 0:
                 var row = makeRow(sequence)
@@ -69,7 +75,23 @@ struct ConcurrentWriter {
         printFlushed("done \(count) tallied \(tallied)")
     }
 
+    /// Polls until a row of another writer is committed, for at most a minute.
+    private func waitForAnotherWriter(in db: Database) throws {
+        let deadline = Date().addingTimeInterval(60)
+        while try !db.query(TaggedRow.self).where({ $0.writer != writerID }).exists() {
+            guard Date() < deadline else {
+                throw NoOtherWriter()
+            }
+            usleep(2_000)
+        }
+    }
+
     private func makeRow(_ sequence: Int) -> TaggedRow {
         TaggedRow(id: nil, writer: writerID, sequence: sequence, payload: "\(writerID)-\(sequence)")
     }
+}
+
+/// Another writer was expected halfway through, and none wrote within a minute.
+struct NoOtherWriter: Error, CustomStringConvertible {
+    var description: String { "no other writer wrote a row within 60 s" }
 }

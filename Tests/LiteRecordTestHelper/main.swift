@@ -3,10 +3,12 @@
 //   kill-writer <db path>
 //       Writes numbered transactions forever and prints `committed <n>` after each commit;
 //       the kill test SIGKILLs it at random moments.
-//   concurrent-writer <db path> <writer id> <count> [--wait-for-go]
+//   concurrent-writer <db path> <writer id> <count> [--wait-for-go] [--meet-halfway]
 //       Inserts <count> rows tagged with <writer id>, then exits 0; any error goes to stderr
 //       with a non-zero exit status. With --wait-for-go it prints `ready` once the database is
 //       open and starts writing when a line arrives on stdin, so two writers start together.
+//       With --meet-halfway it stops after half its rows until another writer has written a
+//       row, so that on a loaded machine one writer cannot finish before the other starts.
 //   access-probe <db path>
 //       Opens the file (as `nobody` when run as root) and prints whether opening, reading and
 //       writing work; see AccessProbe.
@@ -17,7 +19,7 @@ import Foundation
 
 let usage = """
     usage: LiteRecordTestHelper kill-writer <db path>
-           LiteRecordTestHelper concurrent-writer <db path> <writer id> <count> [--wait-for-go]
+           LiteRecordTestHelper concurrent-writer <db path> <writer id> <count> [--wait-for-go] [--meet-halfway]
            LiteRecordTestHelper access-probe <db path>
     """
 
@@ -41,15 +43,17 @@ case ("kill-writer", 2):
         printError("kill-writer: \(error)")
         exit(1)
     }
-case ("concurrent-writer", 4), ("concurrent-writer", 5):
+case ("concurrent-writer", 4...6):
+    let flags = Set(arguments.dropFirst(4))
     guard let count = Int(arguments[3]), count >= 0,
-        arguments.count == 4 || arguments[4] == "--wait-for-go"
+        flags.isSubset(of: ["--wait-for-go", "--meet-halfway"]), flags.count == arguments.count - 4
     else {
         printError(usage)
         exit(2)
     }
     let writer = ConcurrentWriter(
-        path: arguments[1], writerID: arguments[2], count: count, waitForGo: arguments.count == 5)
+        path: arguments[1], writerID: arguments[2], count: count,
+        waitForGo: flags.contains("--wait-for-go"), meetsHalfway: flags.contains("--meet-halfway"))
     do {
         try writer.run()
     } catch {

@@ -59,8 +59,12 @@ public final class Database: DatabaseContext, Sendable {
         self.writer = SerializedConnection(writerConnection)
         if try Database.canReadInParallel(writerConnection, location: location, configuration: configuration)
         {
+            // A reader never creates the file: if it is gone, opening one fails instead of
+            // reading a new, empty database.
+            var readerConfiguration = configuration
+            readerConfiguration.createIfMissing = false
             self.readers = ReaderPool(capacity: configuration.maximumReaderCount) {
-                try Connection(location: location, configuration: configuration, role: .reader)
+                try Connection(location: location, configuration: readerConfiguration, role: .reader)
             }
         } else {
             self.readers = nil

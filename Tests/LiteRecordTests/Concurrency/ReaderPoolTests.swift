@@ -43,6 +43,21 @@ struct ReaderPoolTests {
         }
     }
 
+    @Test func aReaderNeverCreatesADeletedDatabaseFileAgain() throws {
+        try withTemporaryDirectory { dir in
+            let path = dir.file("deleted.sqlite")
+            let db = try Database(path: path)
+            try db.execute(sql: "CREATE TABLE t(x)")
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            #expect {
+                try db.fetchAll(Row.self, sql: "SELECT * FROM t")
+            } throws: { error in
+                (error as? DatabaseError)?.resultCode.primary == .cannotOpen
+            }
+            #expect(!FileManager.default.fileExists(atPath: path))
+        }
+    }
+
     @Test func aSlowReadBlocksNeitherAnotherReadNorTheWriter() throws {
         try withTemporaryDirectory { dir in
             let db = try Database(path: dir.file("parallel.sqlite"))

@@ -13,7 +13,9 @@ extension Reliability {
                 let path = directory.file("shared.sqlite")
                 let writerIDs = ["alpha", "beta"]
                 let writers = try writerIDs.map { id in
-                    try HelperProcess(["concurrent-writer", path, id, "\(rowsPerWriter)", "--wait-for-go"])
+                    try HelperProcess([
+                        "concurrent-writer", path, id, "\(rowsPerWriter)", "--wait-for-go", "--meet-halfway",
+                    ])
                 }
                 // Both have opened the file before either writes: their first writes (which also
                 // create the tables) collide.
@@ -62,8 +64,8 @@ extension Reliability {
                 #expect(total == rowsPerWriter * writerIDs.count)
                 // They wrote at the same time, not one after the other: their rows interleave. A
                 // writer keeps the lock for many transactions in a row while the other sleeps in
-                // SQLite's busy handler (up to 100 ms at a time), so there are few turns, but more
-                // than one.
+                // SQLite's busy handler (up to 100 ms at a time), so there are few turns; each
+                // writer waits halfway for the other's first row, so there are at least two.
                 let turns = try db.fetchOne(
                     Int.self,
                     sql: """
