@@ -212,8 +212,9 @@ struct KeywordModelV2<Name: HostileTableName>: Model, Equatable {
         #expect(try db.fetchOne(String.self, sql: "PRAGMA integrity_check") == "ok")
     }
 
-    /// SQL text ends at a NUL character, so an identifier holding one cannot be quoted: it must
-    /// fail as a syntax error, never run a truncated statement.
+    /// SQLite reads SQL text up to a NUL character, so an identifier holding one cannot be
+    /// quoted: the statement must fail (LiteRecord refuses SQL text holding NUL), never run cut
+    /// short.
     @Test func identifiersWithNULFailWithoutEffect() throws {
         let db = try Database(.inMemory)
         try db.execute(sql: "CREATE TABLE t(x INTEGER)")
