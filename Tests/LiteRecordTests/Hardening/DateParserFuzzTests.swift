@@ -163,150 +163,155 @@ enum DateFuzz {
     }
 }
 
-/// Seeded fuzzing of date parsing: text built near the grammar, random edits of it, random
-/// dates, and numbers under every storage strategy. Every input must parse exactly as the
-/// independent model above says, or throw a ``ValueConversionError``; nothing may crash.
-@Suite struct DateParserFuzzTests {
-    static let cases = 100_000
+extension Hardening {
+    /// Seeded fuzzing of date parsing: text built near the grammar, random edits of it, random
+    /// dates, and numbers under every storage strategy. Every input must parse exactly as the
+    /// independent model above says, or throw a ``ValueConversionError``; nothing may crash.
+    @Suite struct DateParserFuzzTests {
+        static let cases = 100_000
 
-    @Test func randomTextParsesExactlyAsTheGrammarSays() throws {
-        var source = FuzzSource(seed: 0xDA7E)
-        var counts = (dates: 0, numbers: 0, invalid: 0)
-        for iteration in 0..<Self.cases {
-            let text: String =
-                switch iteration % 4 {
-                case 0, 1: DateFuzz.randomDateText(&source).text
-                case 2: source.mutated(DateFuzz.randomDateText(&source).text)
-                default: source.chance(0.5) ? source.numberText() : source.text()
+        @Test func randomTextParsesExactlyAsTheGrammarSays() throws {
+            var source = FuzzSource(seed: 0xDA7E)
+            var counts = (dates: 0, numbers: 0, invalid: 0)
+            for iteration in 0..<Self.cases {
+                let text: String =
+                    switch iteration % 4 {
+                    case 0, 1: DateFuzz.randomDateText(&source).text
+                    case 2: source.mutated(DateFuzz.randomDateText(&source).text)
+                    default: source.chance(0.5) ? source.numberText() : source.text()
+                    }
+                let meaning = DateFuzz.meaning(of: text)
+                let result = Result { try DateStorage.text.date(from: .text(text)) }
+                switch (meaning, result) {
+                case (.date(let whole, let digits), .success(let date)):
+                    counts.dates += 1
+                    let want = DateFuzz.interval(whole: whole, fractionDigits: digits)
+                    let got = date.timeIntervalSinceReferenceDate
+                    if abs(got - want) > 4 * max(want.ulp, got.ulp) {
+                        Issue.record("\(text.debugDescription) parsed as \(got), expected \(want)")
+                    }
+                case (.number, .success(let date)):
+                    counts.numbers += 1
+                    let want = Double(text) ?? .nan
+                    #expect(
+                        abs(date.timeIntervalSince1970 - want) <= max(abs(want) * 1e-15, 1e-6),
+                        "\(text.debugDescription)")
+                case (.number, .failure(let error)):
+                    counts.numbers += 1
+                    // Only numbers beyond Double's range are refused.
+                    #expect(Double(text).map { !$0.isFinite } ?? true, "\(text.debugDescription): \(error)")
+                    #expect(error is ValueConversionError)
+                case (.invalid, .failure(let error)):
+                    counts.invalid += 1
+                    #expect(error is ValueConversionError, "\(text.debugDescription): \(error)")
+                case (.invalid, .success(let date)):
+                    Issue.record(
+                        "\(text.debugDescription) is not a documented date form but parsed as \(date)")
+                case (.date, .failure(let error)):
+                    Issue.record("\(text.debugDescription) is a valid date but failed: \(error)")
                 }
-            let meaning = DateFuzz.meaning(of: text)
-            let result = Result { try DateStorage.text.date(from: .text(text)) }
-            switch (meaning, result) {
-            case (.date(let whole, let digits), .success(let date)):
-                counts.dates += 1
-                let want = DateFuzz.interval(whole: whole, fractionDigits: digits)
-                let got = date.timeIntervalSinceReferenceDate
-                if abs(got - want) > 4 * max(want.ulp, got.ulp) {
-                    Issue.record("\(text.debugDescription) parsed as \(got), expected \(want)")
-                }
-            case (.number, .success(let date)):
-                counts.numbers += 1
-                let want = Double(text) ?? .nan
-                #expect(
-                    abs(date.timeIntervalSince1970 - want) <= max(abs(want) * 1e-15, 1e-6),
-                    "\(text.debugDescription)")
-            case (.number, .failure(let error)):
-                counts.numbers += 1
-                // Only numbers beyond Double's range are refused.
-                #expect(Double(text).map { !$0.isFinite } ?? true, "\(text.debugDescription): \(error)")
-                #expect(error is ValueConversionError)
-            case (.invalid, .failure(let error)):
-                counts.invalid += 1
-                #expect(error is ValueConversionError, "\(text.debugDescription): \(error)")
-            case (.invalid, .success(let date)):
-                Issue.record("\(text.debugDescription) is not a documented date form but parsed as \(date)")
-            case (.date, .failure(let error)):
-                Issue.record("\(text.debugDescription) is a valid date but failed: \(error)")
+            }
+            // The generator reaches every outcome often.
+            #expect(
+                counts.dates > Self.cases / 5 && counts.numbers > Self.cases / 20
+                    && counts.invalid > Self.cases / 5)
+        }
+
+        /// The oracle's calendar arithmetic agrees with Foundation's Gregorian calendar (after the
+        /// 1582 Julian cutover, before which Foundation's calendar is not proleptic).
+        @Test func oracleAgreesWithFoundationsCalendar() throws {
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = try #require(TimeZone(identifier: "UTC"))
+            var source = FuzzSource(seed: 1582)
+            for _ in 0..<2_000 {
+                let (year, month) = (Int64(source.int(1600...9999)), Int64(source.int(1...12)))
+                let day = Int64(source.int(1...Int(DateFuzz.daysInMonth(year, month))))
+                let components = DateComponents(year: Int(year), month: Int(month), day: Int(day))
+                let date = try #require(calendar.date(from: components))
+                let days = DateFuzz.daysSince0000(year, month, day) - DateFuzz.daysSince0000(2001, 1, 1)
+                #expect(date.timeIntervalSinceReferenceDate == Double(days * 86_400), "\(components)")
             }
         }
-        // The generator reaches every outcome often.
-        #expect(
-            counts.dates > Self.cases / 5 && counts.numbers > Self.cases / 20
-                && counts.invalid > Self.cases / 5)
-    }
 
-    /// The oracle's calendar arithmetic agrees with Foundation's Gregorian calendar (after the
-    /// 1582 Julian cutover, before which Foundation's calendar is not proleptic).
-    @Test func oracleAgreesWithFoundationsCalendar() throws {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = try #require(TimeZone(identifier: "UTC"))
-        var source = FuzzSource(seed: 1582)
-        for _ in 0..<2_000 {
-            let (year, month) = (Int64(source.int(1600...9999)), Int64(source.int(1...12)))
-            let day = Int64(source.int(1...Int(DateFuzz.daysInMonth(year, month))))
-            let components = DateComponents(year: Int(year), month: Int(month), day: Int(day))
-            let date = try #require(calendar.date(from: components))
-            let days = DateFuzz.daysSince0000(year, month, day) - DateFuzz.daysSince0000(2001, 1, 1)
-            #expect(date.timeIntervalSinceReferenceDate == Double(days * 86_400), "\(components)")
-        }
-    }
-
-    /// Every date of years 0000...9999, down to the last bit of its interval, formats to text
-    /// that parses back to exactly the same `Date`; dates outside that range are refused.
-    @Test func randomDatesRoundTripExactly() throws {
-        var source = FuzzSource(seed: 0xF0_4D47)
-        let first = -63_145_526_400.0  // 0000-01-01 00:00:00
-        let end = 252_423_993_600.0  // 10000-01-01 00:00:00
-        for _ in 0..<Self.cases {
-            let interval: Double =
-                switch source.int(0...3) {
-                case 0: Double.random(in: first..<end, using: &source.random)
-                case 1: Double.random(in: -100...100, using: &source.random)
-                case 2: source.real()
-                default: Double(source.integer() % 300_000_000_000) + Double(source.int(0...999_999)) / 1e6
-                }
-            let date = Date(timeIntervalSinceReferenceDate: interval)
-            do {
-                let stored = try DateStorage.text.databaseValue(for: date)
-                guard case .text(let text) = stored else {
-                    Issue.record("\(interval) stored as \(stored)")
-                    continue
-                }
-                #expect(try DateStorage.text.date(from: stored) == date, "\(interval) → \(text)")
-                #expect(DateFuzz.meaning(of: text) != .invalid, "\(text)")
-                #expect(interval.rounded(.down) >= first && interval < end)
-            } catch let error as ValueConversionError {
-                #expect(!(interval.rounded(.down) >= first && interval < end), "\(interval): \(error)")
-            }
-        }
-    }
-
-    /// Integers and reals under every strategy read as the date they denote, or, for infinities,
-    /// throw; the integer extremes do not overflow.
-    @Test func numbersReadUnderEveryStrategy() throws {
-        var source = FuzzSource(seed: 0x5EC0)
-        let strategies: [(DateStorage, Double)] = [
-            (.text, 1), (.unixSeconds, 1), (.unixMilliseconds, 1000), (.julianDay, 1),
-        ]
-        for iteration in 0..<Self.cases {
-            let (strategy, scale) = strategies[iteration % strategies.count]
-            let value: DatabaseValue = source.chance(0.5) ? .integer(source.integer()) : .real(source.real())
-            let number: Double =
-                switch value {
-                case .integer(let integer): Double(integer)
-                case .real(let real): real
-                default: 0
-                }
-            let want: Double =
-                strategy == .julianDay
-                ? (number - 2_440_587.5) * 86_400 : number / scale
-            switch Result(catching: { try strategy.date(from: value) }) {
-            case .success(let date):
-                let got = date.timeIntervalSince1970
-                if !want.isFinite || !(abs(got - want) <= max(abs(want) * 1e-12, 1e-6)) {
-                    Issue.record("\(value) under \(strategy) read as \(got), expected \(want)")
-                }
-            case .failure(let error):
-                // Only numbers whose date is not finite are refused.
-                if want.isFinite || !(error is ValueConversionError) {
-                    Issue.record("\(value) under \(strategy) failed: \(error)")
+        /// Every date of years 0000...9999, down to the last bit of its interval, formats to text
+        /// that parses back to exactly the same `Date`; dates outside that range are refused.
+        @Test func randomDatesRoundTripExactly() throws {
+            var source = FuzzSource(seed: 0xF0_4D47)
+            let first = -63_145_526_400.0  // 0000-01-01 00:00:00
+            let end = 252_423_993_600.0  // 10000-01-01 00:00:00
+            for _ in 0..<Self.cases {
+                let interval: Double =
+                    switch source.int(0...3) {
+                    case 0: Double.random(in: first..<end, using: &source.random)
+                    case 1: Double.random(in: -100...100, using: &source.random)
+                    case 2: source.real()
+                    default:
+                        Double(source.integer() % 300_000_000_000) + Double(source.int(0...999_999)) / 1e6
+                    }
+                let date = Date(timeIntervalSinceReferenceDate: interval)
+                do {
+                    let stored = try DateStorage.text.databaseValue(for: date)
+                    guard case .text(let text) = stored else {
+                        Issue.record("\(interval) stored as \(stored)")
+                        continue
+                    }
+                    #expect(try DateStorage.text.date(from: stored) == date, "\(interval) → \(text)")
+                    #expect(DateFuzz.meaning(of: text) != .invalid, "\(text)")
+                    #expect(interval.rounded(.down) >= first && interval < end)
+                } catch let error as ValueConversionError {
+                    #expect(!(interval.rounded(.down) >= first && interval < end), "\(interval): \(error)")
                 }
             }
         }
-    }
 
-    /// Blobs and NULL are never dates, whatever they hold.
-    @Test func blobsAndNullAreRefused() throws {
-        var source = FuzzSource(seed: 7)
-        for _ in 0..<10_000 {
-            let blob = DatabaseValue.blob(Data(source.dateText().utf8))
-            do {
-                let date = try DateStorage.text.date(from: blob)
-                Issue.record("\(blob) read as \(date)")
-            } catch {
-                if !(error is ValueConversionError) { Issue.record("\(blob): \(error)") }
+        /// Integers and reals under every strategy read as the date they denote, or, for infinities,
+        /// throw; the integer extremes do not overflow.
+        @Test func numbersReadUnderEveryStrategy() throws {
+            var source = FuzzSource(seed: 0x5EC0)
+            let strategies: [(DateStorage, Double)] = [
+                (.text, 1), (.unixSeconds, 1), (.unixMilliseconds, 1000), (.julianDay, 1),
+            ]
+            for iteration in 0..<Self.cases {
+                let (strategy, scale) = strategies[iteration % strategies.count]
+                let value: DatabaseValue =
+                    source.chance(0.5) ? .integer(source.integer()) : .real(source.real())
+                let number: Double =
+                    switch value {
+                    case .integer(let integer): Double(integer)
+                    case .real(let real): real
+                    default: 0
+                    }
+                let want: Double =
+                    strategy == .julianDay
+                    ? (number - 2_440_587.5) * 86_400 : number / scale
+                switch Result(catching: { try strategy.date(from: value) }) {
+                case .success(let date):
+                    let got = date.timeIntervalSince1970
+                    if !want.isFinite || !(abs(got - want) <= max(abs(want) * 1e-12, 1e-6)) {
+                        Issue.record("\(value) under \(strategy) read as \(got), expected \(want)")
+                    }
+                case .failure(let error):
+                    // Only numbers whose date is not finite are refused.
+                    if want.isFinite || !(error is ValueConversionError) {
+                        Issue.record("\(value) under \(strategy) failed: \(error)")
+                    }
+                }
             }
         }
-        #expect(throws: ValueConversionError.self) { try DateStorage.unixSeconds.date(from: .null) }
+
+        /// Blobs and NULL are never dates, whatever they hold.
+        @Test func blobsAndNullAreRefused() throws {
+            var source = FuzzSource(seed: 7)
+            for _ in 0..<10_000 {
+                let blob = DatabaseValue.blob(Data(source.dateText().utf8))
+                do {
+                    let date = try DateStorage.text.date(from: blob)
+                    Issue.record("\(blob) read as \(date)")
+                } catch {
+                    if !(error is ValueConversionError) { Issue.record("\(blob): \(error)") }
+                }
+            }
+            #expect(throws: ValueConversionError.self) { try DateStorage.unixSeconds.date(from: .null) }
+        }
     }
 }

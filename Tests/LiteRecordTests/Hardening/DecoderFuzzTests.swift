@@ -362,151 +362,157 @@ struct JSONShape: FuzzShape, Codable, Equatable {
 
 // MARK: - The tests
 
-/// Seeded fuzzing of the row decoder: random values of every storage class (random bytes as
-/// TEXT and BLOB, UTF-8 and not, JSON-ish text, near-valid dates, numbers, UUIDs) in random
-/// columns (missing, extra, duplicated, in another ASCII case), decoded into several shapes
-/// through both decoding paths: straight from the statement, and from a copied ``Row``.
-///
-/// Each case must decode to exactly the value the documented rules predict, or throw a
-/// ``RowDecodingError`` naming the column the rules predict, with the predicted kind. A crash,
-/// hang or leak fails the run (the suite also runs under the address sanitizer).
-@Suite struct DecoderFuzzTests {
-    /// Compares one decoding outcome with the expectation; returns whether it decoded.
-    @discardableResult
-    private func compare<S: FuzzShape>(
-        _ outcome: Result<S, any Error>, _ expectation: FuzzExpectation, _ expected: S?, path: String
-    ) -> Bool {
-        let row = expectation.row
-        switch outcome {
-        case .success(let decoded):
-            if let expected {
-                if !decoded.same(as: expected) {
-                    Issue.record("\(path): \(S.self) from \(row) decoded as \(decoded), expected \(expected)")
-                }
-            } else {
-                Issue.record(
-                    "\(path): \(S.self) decoded from \(row), expected \(String(describing: expectation.failure))"
-                )
-            }
-            return true
-        case .failure(let error as RowDecodingError):
-            if let failure = expectation.failure {
-                if error.column != failure.column || !failure.kind.matches(error) {
-                    Issue.record("\(path): \(S.self) from \(row) failed with \(error); expected \(failure)")
-                }
-            } else {
-                Issue.record(
-                    "\(path): \(S.self) from \(row) failed: \(error); expected \(String(describing: expected))"
-                )
-            }
-        case .failure(let error):
-            Issue.record("\(path): \(S.self) from \(row) threw \(error), not a RowDecodingError")
-        }
-        return false
-    }
-
-    private static func generator<S: FuzzShape>(_ shape: S.Type) -> (String, inout FuzzSource) -> FuzzValue {
-        let likely = Dictionary(uniqueKeysWithValues: S.columns.map { ($0.key, $0.likely) })
-        return { key, source in
-            // `chaos` is smuggled through the key: see ``randomRow(_:_:)``.
-            source.chance(source.chaos) ? source.fuzzValue() : .value(likely[key]?(&source) ?? .null)
-        }
-    }
-
-    /// A row for a shape; some rows are almost valid, others mostly noise.
-    private func randomRow<S: FuzzShape>(
-        _ shape: S.Type, _ source: inout FuzzSource, values: (String, inout FuzzSource) -> FuzzValue
-    ) -> FuzzRow {
-        source.chaos = source.pick([0.01, 0.05, 0.2, 0.6])
-        return FuzzRow.random(keys: S.columns.map(\.key), chaos: source.chaos, &source, value: values)
-    }
-
-    /// The statement path: each case is one query, `SELECT ? AS "col", ...`, decoded straight
-    /// from the statement; invalid UTF-8 TEXT included.
-    private func fuzzStatements<S: FuzzShape>(_ shape: S.Type, seed: UInt64, cases: Int) throws {
-        let db = try Database(.inMemory)
-        var source = FuzzSource(seed: seed)
-        let values = Self.generator(S.self)
-        var decoded = 0
-        for _ in 0..<cases {
-            let row = randomRow(S.self, &source, values: values)
-            var expectation = FuzzExpectation(row: row)
-            let expected = S.expected(&expectation)
-            let outcome = Result<S, any Error> {
-                guard let value = try db.fetchOne(S.self, sql: row.sql) else { throw FuzzFailure.missing }
-                return value
-            }
-            if compare(outcome, expectation, expected, path: "statement") { decoded += 1 }
-        }
-        // Both outcomes are reached often, so the expectations are exercised both ways.
-        #expect(decoded > cases / 100 && decoded < cases / 2, "\(decoded) of \(cases) decoded")
-    }
-
-    /// The copied-row path: rows of one column layout are fetched together as ``Row`` values
-    /// (`SELECT ... UNION ALL SELECT ...`), checked against the generated values, then decoded
-    /// one by one with ``RowDecoder``.
-    private func fuzzCopiedRows<S: FuzzShape>(_ shape: S.Type, seed: UInt64, cases: Int) throws {
-        let db = try Database(.inMemory)
-        var source = FuzzSource(seed: seed)
-        let values = Self.generator(S.self)
-        let batch = 100
-        var decoded = 0
-        for _ in 0..<(cases / batch) {
-            let layout = randomRow(S.self, &source, values: values)
-            var rows: [FuzzRow] = []
-            var sql = SQL("")
-            for index in 0..<batch {
-                var row = layout
-                // A copied row cannot hold TEXT that is not UTF-8: that stays a blob here.
-                row.values = layout.names.map { key in
-                    switch values(key, &source) {
-                    case .invalidText(let bytes): .value(.blob(bytes))
-                    case let value: value
+extension Hardening {
+    /// Seeded fuzzing of the row decoder: random values of every storage class (random bytes as
+    /// TEXT and BLOB, UTF-8 and not, JSON-ish text, near-valid dates, numbers, UUIDs) in random
+    /// columns (missing, extra, duplicated, in another ASCII case), decoded into several shapes
+    /// through both decoding paths: straight from the statement, and from a copied ``Row``.
+    ///
+    /// Each case must decode to exactly the value the documented rules predict, or throw a
+    /// ``RowDecodingError`` naming the column the rules predict, with the predicted kind. A crash,
+    /// hang or leak fails the run (the suite also runs under the address sanitizer).
+    @Suite struct DecoderFuzzTests {
+        /// Compares one decoding outcome with the expectation; returns whether it decoded.
+        @discardableResult
+        private func compare<S: FuzzShape>(
+            _ outcome: Result<S, any Error>, _ expectation: FuzzExpectation, _ expected: S?, path: String
+        ) -> Bool {
+            let row = expectation.row
+            switch outcome {
+            case .success(let decoded):
+                if let expected {
+                    if !decoded.same(as: expected) {
+                        Issue.record(
+                            "\(path): \(S.self) from \(row) decoded as \(decoded), expected \(expected)")
                     }
+                } else {
+                    Issue.record(
+                        "\(path): \(S.self) decoded from \(row), expected \(String(describing: expectation.failure))"
+                    )
                 }
-                rows.append(row)
-                if index > 0 { sql.append(" UNION ALL ") }
-                sql.append(row.sql)
+                return true
+            case .failure(let error as RowDecodingError):
+                if let failure = expectation.failure {
+                    if error.column != failure.column || !failure.kind.matches(error) {
+                        Issue.record(
+                            "\(path): \(S.self) from \(row) failed with \(error); expected \(failure)")
+                    }
+                } else {
+                    Issue.record(
+                        "\(path): \(S.self) from \(row) failed: \(error); expected \(String(describing: expected))"
+                    )
+                }
+            case .failure(let error):
+                Issue.record("\(path): \(S.self) from \(row) threw \(error), not a RowDecodingError")
             }
-            let copied = try db.fetchAll(Row.self, sql: sql)
-            #expect(copied.count == batch)
-            for (row, copy) in zip(rows, copied) {
-                let bound = row.values.map { (value: FuzzValue) -> DatabaseValue in
-                    if case .value(let stored) = value { stored } else { .null }
-                }
-                if copy.values != bound || copy.columnNames != row.names {
-                    Issue.record("\(row) was copied as \(copy)")
-                }
+            return false
+        }
+
+        private static func generator<S: FuzzShape>(_ shape: S.Type) -> (String, inout FuzzSource) ->
+            FuzzValue
+        {
+            let likely = Dictionary(uniqueKeysWithValues: S.columns.map { ($0.key, $0.likely) })
+            return { key, source in
+                // `chaos` is smuggled through the key: see ``randomRow(_:_:)``.
+                source.chance(source.chaos) ? source.fuzzValue() : .value(likely[key]?(&source) ?? .null)
+            }
+        }
+
+        /// A row for a shape; some rows are almost valid, others mostly noise.
+        private func randomRow<S: FuzzShape>(
+            _ shape: S.Type, _ source: inout FuzzSource, values: (String, inout FuzzSource) -> FuzzValue
+        ) -> FuzzRow {
+            source.chaos = source.pick([0.01, 0.05, 0.2, 0.6])
+            return FuzzRow.random(keys: S.columns.map(\.key), chaos: source.chaos, &source, value: values)
+        }
+
+        /// The statement path: each case is one query, `SELECT ? AS "col", ...`, decoded straight
+        /// from the statement; invalid UTF-8 TEXT included.
+        private func fuzzStatements<S: FuzzShape>(_ shape: S.Type, seed: UInt64, cases: Int) throws {
+            let db = try Database(.inMemory)
+            var source = FuzzSource(seed: seed)
+            let values = Self.generator(S.self)
+            var decoded = 0
+            for _ in 0..<cases {
+                let row = randomRow(S.self, &source, values: values)
                 var expectation = FuzzExpectation(row: row)
                 let expected = S.expected(&expectation)
-                let outcome = Result<S, any Error> { try RowDecoder().decode(S.self, from: copy) }
-                if compare(outcome, expectation, expected, path: "copied row") { decoded += 1 }
+                let outcome = Result<S, any Error> {
+                    guard let value = try db.fetchOne(S.self, sql: row.sql) else { throw FuzzFailure.missing }
+                    return value
+                }
+                if compare(outcome, expectation, expected, path: "statement") { decoded += 1 }
             }
+            // Both outcomes are reached often, so the expectations are exercised both ways.
+            #expect(decoded > cases / 100 && decoded < cases / 2, "\(decoded) of \(cases) decoded")
         }
-        #expect(decoded > cases / 100 && decoded < cases / 2, "\(decoded) of \(cases) decoded")
-    }
 
-    @Test func primitiveRowsFromStatements() throws {
-        try fuzzStatements(FlatShape.self, seed: 0xF1A7, cases: 10_000)
-    }
+        /// The copied-row path: rows of one column layout are fetched together as ``Row`` values
+        /// (`SELECT ... UNION ALL SELECT ...`), checked against the generated values, then decoded
+        /// one by one with ``RowDecoder``.
+        private func fuzzCopiedRows<S: FuzzShape>(_ shape: S.Type, seed: UInt64, cases: Int) throws {
+            let db = try Database(.inMemory)
+            var source = FuzzSource(seed: seed)
+            let values = Self.generator(S.self)
+            let batch = 100
+            var decoded = 0
+            for _ in 0..<(cases / batch) {
+                let layout = randomRow(S.self, &source, values: values)
+                var rows: [FuzzRow] = []
+                var sql = SQL("")
+                for index in 0..<batch {
+                    var row = layout
+                    // A copied row cannot hold TEXT that is not UTF-8: that stays a blob here.
+                    row.values = layout.names.map { key in
+                        switch values(key, &source) {
+                        case .invalidText(let bytes): .value(.blob(bytes))
+                        case let value: value
+                        }
+                    }
+                    rows.append(row)
+                    if index > 0 { sql.append(" UNION ALL ") }
+                    sql.append(row.sql)
+                }
+                let copied = try db.fetchAll(Row.self, sql: sql)
+                #expect(copied.count == batch)
+                for (row, copy) in zip(rows, copied) {
+                    let bound = row.values.map { (value: FuzzValue) -> DatabaseValue in
+                        if case .value(let stored) = value { stored } else { .null }
+                    }
+                    if copy.values != bound || copy.columnNames != row.names {
+                        Issue.record("\(row) was copied as \(copy)")
+                    }
+                    var expectation = FuzzExpectation(row: row)
+                    let expected = S.expected(&expectation)
+                    let outcome = Result<S, any Error> { try RowDecoder().decode(S.self, from: copy) }
+                    if compare(outcome, expectation, expected, path: "copied row") { decoded += 1 }
+                }
+            }
+            #expect(decoded > cases / 100 && decoded < cases / 2, "\(decoded) of \(cases) decoded")
+        }
 
-    @Test func foundationRowsFromStatements() throws {
-        try fuzzStatements(FoundationShape.self, seed: 0xF0C5, cases: 10_000)
-    }
+        @Test func primitiveRowsFromStatements() throws {
+            try fuzzStatements(FlatShape.self, seed: 0xF1A7, cases: 10_000)
+        }
 
-    @Test func jsonRowsFromStatements() throws {
-        try fuzzStatements(JSONShape.self, seed: 0x1503, cases: 10_000)
-    }
+        @Test func foundationRowsFromStatements() throws {
+            try fuzzStatements(FoundationShape.self, seed: 0xF0C5, cases: 10_000)
+        }
 
-    @Test func primitiveCopiedRows() throws {
-        try fuzzCopiedRows(FlatShape.self, seed: 0xC0F1A7, cases: 25_000)
-    }
+        @Test func jsonRowsFromStatements() throws {
+            try fuzzStatements(JSONShape.self, seed: 0x1503, cases: 10_000)
+        }
 
-    @Test func foundationCopiedRows() throws {
-        try fuzzCopiedRows(FoundationShape.self, seed: 0xC0F0C5, cases: 25_000)
-    }
+        @Test func primitiveCopiedRows() throws {
+            try fuzzCopiedRows(FlatShape.self, seed: 0xC0F1A7, cases: 25_000)
+        }
 
-    @Test func jsonCopiedRows() throws {
-        try fuzzCopiedRows(JSONShape.self, seed: 0xC01503, cases: 20_000)
+        @Test func foundationCopiedRows() throws {
+            try fuzzCopiedRows(FoundationShape.self, seed: 0xC0F0C5, cases: 25_000)
+        }
+
+        @Test func jsonCopiedRows() throws {
+            try fuzzCopiedRows(JSONShape.self, seed: 0xC01503, cases: 20_000)
+        }
     }
 }

@@ -2,6 +2,10 @@ import Foundation
 import LiteRecord
 import Testing
 
+/// The parent of the hardening suites (hostile input, identifiers, fuzzing), so that
+/// `swift test --filter Hardening` runs them all.
+@Suite struct Hardening {}
+
 /// Everything `sqlite_master` holds (type, name, table, SQL), sorted: two equal snapshots mean
 /// no table, index, view or trigger was created, dropped or altered in between.
 func schemaSnapshot(_ db: some DatabaseContext) throws -> [[DatabaseValue]] {
