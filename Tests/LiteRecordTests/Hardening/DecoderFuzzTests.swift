@@ -504,7 +504,7 @@ extension Hardening {
         }
 
         @Test func primitiveCopiedRows() throws {
-            try fuzzCopiedRows(FlatShape.self, seed: 0xC0F1A7, cases: 25_000)
+            try fuzzCopiedRows(FlatShape.self, seed: 0xC0F1A7, cases: 30_000)
         }
 
         @Test func foundationCopiedRows() throws {
@@ -512,7 +512,7 @@ extension Hardening {
         }
 
         @Test func jsonCopiedRows() throws {
-            try fuzzCopiedRows(JSONShape.self, seed: 0xC01503, cases: 20_000)
+            try fuzzCopiedRows(JSONShape.self, seed: 0xC01503, cases: 15_000)
         }
     }
 }
