@@ -24,9 +24,45 @@ struct JSONTreeDecoding: Decoder {
         default:
             throw ValueConversionError(value: value, to: [String: Any].self, reason: "expected JSON text")
         }
+        // Parsed by JSONDecoder, not JSONSerialization: on Linux, JSONSerialization drops a
+        // U+FEFF at the start of a string value ("\u{FEFF}x" reads as "x").
         self.init(
-            node: try JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed),
-            codingPath: codingPath)
+            node: try JSONColumn.decoder.decode(JSONNode.self, from: data).value, codingPath: codingPath)
+    }
+
+    /// Any JSON value as the `Any` tree JSONSerialization would build: `NSNull`, `Bool`, `Int`,
+    /// `UInt64`, `Double`, `String`, `[Any]`, `[String: Any]`.
+    private struct JSONNode: Decodable {
+        let value: Any
+
+        init(from decoder: any Decoder) throws {
+            if let object = try? decoder.container(keyedBy: NameKey.self) {
+                var dictionary: [String: Any] = [:]
+                for key in object.allKeys {
+                    dictionary[key.stringValue] = try object.decode(JSONNode.self, forKey: key).value
+                }
+                value = dictionary
+            } else if var array = try? decoder.unkeyedContainer() {
+                var elements: [Any] = []
+                while !array.isAtEnd { elements.append(try array.decode(JSONNode.self).value) }
+                value = elements
+            } else {
+                let single = try decoder.singleValueContainer()
+                if single.decodeNil() {
+                    value = NSNull()
+                } else if let bool = try? single.decode(Bool.self) {
+                    value = bool
+                } else if let integer = try? single.decode(Int.self) {
+                    value = integer
+                } else if let unsigned = try? single.decode(UInt64.self) {
+                    value = unsigned
+                } else if let number = try? single.decode(Double.self) {
+                    value = number
+                } else {
+                    value = try single.decode(String.self)
+                }
+            }
+        }
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {

@@ -107,17 +107,17 @@ public enum DateStorage: Sendable, Hashable {
     /// - Parameter value: What the column holds.
     /// - Returns: The date. Text without an offset is UTC.
     /// - Throws: ``ValueConversionError`` naming the value and `Date` for NULL, a blob, a
-    ///   non-finite number, or text that is not one of the accepted forms (an impossible date
+    ///   non-finite number (or a julian day so large its date is not finite), or text that is not one of the accepted forms (an impossible date
     ///   such as `2024-02-30` or `2024-01-01 25:00:00` included).
     public func date(from value: DatabaseValue) throws -> Date {
         switch value {
         case .integer(let number):
-            return date(fromInteger: number)
+            return try date(fromInteger: number, value: value)
         case .real(let number):
             guard number.isFinite else {
                 throw ValueConversionError(value: value, to: Date.self, reason: "not a finite number")
             }
-            return date(fromNumber: number)
+            return try date(fromNumber: number, value: value)
         case .text(var text):
             let parsed = text.withUTF8 { bytes -> Result<DateText.Parsed, DateText.ParseFailure> in
                 do throws(DateText.ParseFailure) {
@@ -134,7 +134,7 @@ public enum DateStorage: Sendable, Hashable {
                     throw ValueConversionError(
                         value: value, to: Date.self, reason: "the number is out of range")
                 }
-                return date(fromNumber: number)
+                return try date(fromNumber: number, value: value)
             case .failure(let failure):
                 throw ValueConversionError(value: value, to: Date.self, reason: failure.reason)
             }
@@ -147,31 +147,39 @@ public enum DateStorage: Sendable, Hashable {
 
     /// An integer in this strategy's unit, shifted to the reference date before the one rounding
     /// step, so that whole seconds and milliseconds read back exactly.
-    private func date(fromInteger number: Int64) -> Date {
+    private func date(fromInteger number: Int64, value: DatabaseValue) throws -> Date {
         switch self {
         case .text, .unixSeconds:
             let (shifted, overflow) = number.subtractingReportingOverflow(DateText.unixEpochToReference)
-            guard !overflow else { return date(fromNumber: Double(number)) }
+            guard !overflow else { return try date(fromNumber: Double(number), value: value) }
             return Date(timeIntervalSinceReferenceDate: Double(shifted))
         case .unixMilliseconds:
             let (shifted, overflow) = number.subtractingReportingOverflow(
                 DateText.unixEpochToReference * 1000)
-            guard !overflow else { return date(fromNumber: Double(number)) }
+            guard !overflow else { return try date(fromNumber: Double(number), value: value) }
             return Date(timeIntervalSinceReferenceDate: Double(shifted) / 1000)
         case .julianDay:
-            return date(fromNumber: Double(number))
+            return try date(fromNumber: Double(number), value: value)
         }
     }
 
-    /// A number in this strategy's unit; Unix seconds for ``text``.
-    private func date(fromNumber number: Double) -> Date {
+    /// A finite number in this strategy's unit; Unix seconds for ``text``.
+    ///
+    /// - Throws: ``ValueConversionError`` when the date's interval would not be finite (a julian
+    ///   day near `Double.greatestFiniteMagnitude` overflows when converted to seconds).
+    private func date(fromNumber number: Double, value: DatabaseValue) throws -> Date {
         switch self {
         case .text, .unixSeconds:
             return Date(timeIntervalSince1970: number)
         case .unixMilliseconds:
             return Date(timeIntervalSince1970: number / 1000)
         case .julianDay:
-            return Date(timeIntervalSinceReferenceDate: (number - DateText.referenceJulianDay) * 86_400)
+            let interval = (number - DateText.referenceJulianDay) * 86_400
+            guard interval.isFinite else {
+                throw ValueConversionError(
+                    value: value, to: Date.self, reason: "the julian day is too large to be a date")
+            }
+            return Date(timeIntervalSinceReferenceDate: interval)
         }
     }
 
