@@ -164,6 +164,7 @@ public final class Connection: DatabaseContext {
         statement.isInUse = true
         defer {
             statement.reset()
+            statement.forgetArguments()
             statement.isInUse = false
         }
         return try body(statement)
@@ -251,6 +252,7 @@ public final class Connection: DatabaseContext {
                 }
                 defer {
                     statement.reset()
+                    statement.forgetArguments()
                     statement.isInUse = false
                 }
                 try statement.bind(consuming: &consumer)

@@ -210,6 +210,12 @@ public final class Statement {
         try bind(value, toParameter: index + 1)
     }
 
+    /// Drops the arguments kept for error messages, so that a cached statement does not keep a
+    /// caller's values (a large blob, private text) alive after the call that bound them.
+    func forgetArguments() {
+        boundArguments = nil
+    }
+
     /// Sets every parameter back to NULL.
     public func clearBindings() {
         sqlite3_clear_bindings(handle)
