@@ -1,11 +1,10 @@
 import CSQLite
 import Dispatch
-import Synchronization
 
 /// One piece of async database work: knows which connection runs it, so that cancelling the
 /// task can interrupt the statement in progress, and nothing else.
 final class AsyncJob: Sendable {
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     private struct State {
         var isCancelled = false

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Collects what each transaction on the writer changed and, once it has committed, tells the
 /// observations that subscribed; changes of a rolled-back transaction are dropped.
 ///
@@ -7,7 +5,7 @@ import Synchronization
 /// observes pays nothing per row.
 final class ChangeCenter: Sendable {
     private let writer: SerializedConnection
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     private struct State {
         var isInstalled = false

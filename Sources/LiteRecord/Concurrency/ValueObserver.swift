@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// Keeps a fetched value fresh: fetches it once, then again after each committed transaction
 /// that changed a table the last fetch read.
@@ -13,7 +12,7 @@ final class ValueObserver<Value: Sendable>: Sendable {
     private let fetch: @Sendable (Connection) throws -> Value
     private let onValue: @Sendable (Value) -> Void
     private let onError: @Sendable (any Error) -> Void
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     private struct State {
         var subscription: Int?

@@ -1,7 +1,6 @@
 import CSQLite
 import Dispatch
 import Foundation
-import Synchronization
 
 /// An SQLite database: the one thread-safe entry point of LiteRecord.
 ///
@@ -38,7 +37,7 @@ public final class Database: DatabaseContext, Sendable {
     let readers: ReaderPool?
     /// Model types whose table the writer has created or checked, so a read on a reader can
     /// rely on it.
-    private let preparedModels = Mutex<Set<ObjectIdentifier>>([])
+    private let preparedModels = Locked<Set<ObjectIdentifier>>([])
     /// Runs async writes one after the other, off Swift's cooperative thread pool.
     let writeQueue = DispatchQueue(label: "LiteRecord.Database.write")
     /// Runs async reads, in parallel when there are readers.

@@ -44,7 +44,7 @@ final class Latch: Sendable {
 
 /// A boolean that any thread may set and read.
 final class Flag: Sendable {
-    private let value = Mutex(false)
+    private let value = Locked(false)
 
     func set() { value.withLock { $0 = true } }
 
@@ -53,7 +53,7 @@ final class Flag: Sendable {
 
 /// A counter that any thread may bump and read.
 final class Counter: Sendable {
-    private let value = Mutex(0)
+    private let value = Locked(0)
 
     func increment() { value.withLock { $0 += 1 } }
 

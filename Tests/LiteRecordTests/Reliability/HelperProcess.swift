@@ -8,7 +8,7 @@ import Synchronization
 final class HelperProcess: @unchecked Sendable {
     // @unchecked Sendable: `process` is only started, signaled and read (`isRunning`,
     // termination status) after launch, which Foundation allows from any thread; the collected
-    // output lives in a Mutex.
+    // output lives in a Locked.
 
     /// How a helper process ended.
     enum Exit: Equatable, CustomStringConvertible {
@@ -115,7 +115,7 @@ private final class OutputCollector: Sendable {
         var isFinished = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let finished = DispatchSemaphore(value: 0)
 
     init(_ handle: FileHandle) {

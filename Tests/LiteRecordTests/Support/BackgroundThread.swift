@@ -5,7 +5,7 @@ import Synchronization
 /// bug that blocks the work makes the test fail instead of hanging the run.
 final class BackgroundThread<Value: Sendable>: Sendable {
     private let finished = DispatchSemaphore(value: 0)
-    private let outcome = Mutex<Result<Value, any Error>?>(nil)
+    private let outcome = Locked<Result<Value, any Error>?>(nil)
 
     /// Starts `body` on a new thread at once.
     init(_ body: @escaping @Sendable () throws -> Value) {

@@ -2,7 +2,7 @@ import Synchronization
 
 /// A thread-safe, append-only list of events, for hook handlers and multi-thread tests.
 final class EventLog<Event: Sendable>: Sendable {
-    private let storage = Mutex<[Event]>([])
+    private let storage = Locked<[Event]>([])
 
     init() {}
 
