@@ -50,7 +50,7 @@ extension DatabaseContext {
         try withReader { connection in
             try connection.withStatement(sql) { statement in
                 guard try statement.step() else { return T?.none }
-                return try RowDecodingContext(source: statement, decoder: connection.rowDecoder, type: T.self)
+                return try RowDecodingSession(source: statement, decoder: connection.rowDecoder, type: T.self)
                     .decodeRow(T.self)
             }
         }
@@ -68,10 +68,10 @@ extension DatabaseContext {
     public func forEach<T: Decodable>(_ type: T.Type, sql: SQL, _ body: (T) throws -> Void) throws {
         try withReader { connection in
             try connection.withStatement(sql) { statement in
-                let context = RowDecodingContext(
+                let session = RowDecodingSession(
                     source: statement, decoder: connection.rowDecoder, type: T.self)
                 while try statement.step() {
-                    try body(context.decodeRow(T.self))
+                    try body(session.decodeRow(T.self))
                 }
             }
         }

@@ -38,7 +38,7 @@ public struct RowDecoder: Sendable {
     /// - Throws: ``RowDecodingError``, or what the type's own `init(from:)` throws.
     public func decode<T: Decodable>(_ type: T.Type, from row: Row) throws -> T {
         try RowDecodingContext(source: CopiedRowSource(row: row), decoder: self, type: T.self).decodeRow(
-            T.self)
+            T.self, session: nil)
     }
 }
 
@@ -54,6 +54,9 @@ final class RowDecodingContext {
     }
 
     let source: Source
+    /// The statement's handle when reading from a statement: the hot paths below read columns
+    /// through it, which costs no reference counting and no enum copy per column.
+    private let statementHandle: OpaquePointer?
     let dateStorage: DateStorage
     let columnDateStorage: [String: DateStorage]
     /// The decoded type's name, for error messages only: made when first needed, since
@@ -74,6 +77,7 @@ final class RowDecodingContext {
             columnLookup = cached.lookup
         }
         self.source = .statement(source)
+        self.statementHandle = source.handle
         self.dateStorage = decoder.dateStorage
         self.columnDateStorage = decoder.columnDateStorage
         self.keyToColumn = decoder.keyToColumn
@@ -83,6 +87,7 @@ final class RowDecodingContext {
 
     init(source: CopiedRowSource, decoder: RowDecoder, type: Any.Type) {
         self.source = .row(source)
+        self.statementHandle = nil
         self.dateStorage = decoder.dateStorage
         self.columnDateStorage = decoder.columnDateStorage
         self.keyToColumn = decoder.keyToColumn
@@ -100,13 +105,16 @@ final class RowDecodingContext {
     }
 
     /// Decodes the source's current row.
-    func decodeRow<Value: Decodable>(_ type: Value.Type) throws -> Value {
+    ///
+    /// - Parameter session: The fetch this row belongs to, which keeps the keyed container
+    ///   from row to row; `nil` for a single row.
+    func decodeRow<Value: Decodable>(_ type: Value.Type, session: RowDecodingSession?) throws -> Value {
         columnLookup.beginRow()
         // Plain values, and collections (arrays, sets, dictionaries: JSON), read the first column.
         if readsFirstColumn {
             return try decode(Value.self, at: firstColumn(expected: Value.self), key: nil)
         }
-        return try Value(from: RowDecoding(context: self))
+        return try Value(from: RowDecoding(context: self, session: session))
     }
 
     // MARK: Source access
@@ -134,9 +142,10 @@ final class RowDecodingContext {
 
     @inline(__always)
     func isNull(at index: Int) -> Bool {
+        if let value = statementValue(at: index) { return sqlite3_value_type(value) == SQLITE_NULL }
         switch source {
-        case .statement(let statement): statement.storageClass(at: index) == SQLITE_NULL
-        case .row(let row): row.sourceIsNull(at: index)
+        case .statement(let statement): return statement.storageClass(at: index) == SQLITE_NULL
+        case .row(let row): return row.sourceIsNull(at: index)
         }
     }
 
@@ -158,10 +167,14 @@ final class RowDecodingContext {
 
     @inline(__always)
     func columnIndex(forKey name: String) -> Int? {
+        columnLookup.index(of: name, in: self)
+    }
+
+    /// The index of the column with this name, looked up in the source.
+    func columnIndex(named name: String) -> Int? {
         switch source {
-        case .statement(let statement):
-            return columnLookup.index(of: name, in: statement, keyToColumn: keyToColumn)
-        case .row(let row): return columnLookup.index(of: name, in: row, keyToColumn: keyToColumn)
+        case .statement(let statement): statement.sourceColumnIndex(named: name)
+        case .row(let row): row.sourceColumnIndex(named: name)
         }
     }
 
@@ -204,14 +217,25 @@ final class RowDecodingContext {
         }
     }
 
+    /// The current row's value at `index` in the statement, or `nil` when decoding a copied row.
+    ///
+    /// One call into SQLite per column instead of one for the type and one for the value. The
+    /// value is "unprotected" in SQLite's terms, which only matters when several threads share a
+    /// connection; a fetch has its connection to itself for as long as it decodes.
+    @inline(__always)
+    private func statementValue(at index: Int) -> OpaquePointer? {
+        guard let statementHandle else { return nil }
+        return sqlite3_column_value(statementHandle, Int32(index))
+    }
+
     /// Reads an integer property: the common case straight from SQLite, the rest through the
     /// value-codec protocol (REAL with no fraction, range checks, errors).
     @inline(__always)
     func decodeInteger<T: FixedWidthInteger & DatabaseValueConvertible>(
         _ type: T.Type, at index: Int, key: some CodingKey
     ) throws -> T {
-        if case .statement(let statement) = source, statement.storageClass(at: index) == SQLITE_INTEGER,
-            let result = T(exactly: statement.int64(at: index))
+        if let value = statementValue(at: index), sqlite3_value_type(value) == SQLITE_INTEGER,
+            let result = T(exactly: sqlite3_value_int64(value))
         {
             return result
         }
@@ -221,9 +245,9 @@ final class RowDecodingContext {
     /// Reads a Double property straight from SQLite when it holds a number.
     @inline(__always)
     func decodeDouble(at index: Int, key: some CodingKey) throws -> Double {
-        if case .statement(let statement) = source {
-            let storage = statement.storageClass(at: index)
-            if storage == SQLITE_FLOAT || storage == SQLITE_INTEGER { return statement.double(at: index) }
+        if let value = statementValue(at: index) {
+            let storage = sqlite3_value_type(value)
+            if storage == SQLITE_FLOAT || storage == SQLITE_INTEGER { return sqlite3_value_double(value) }
         }
         return try decodePrimitive(Double.self, at: index, key: key)
     }
@@ -231,8 +255,8 @@ final class RowDecodingContext {
     /// Reads a String property straight from SQLite when it holds valid text.
     @inline(__always)
     func decodeString(at index: Int, key: some CodingKey) throws -> String {
-        if case .statement(let statement) = source, statement.storageClass(at: index) == SQLITE_TEXT,
-            let text = statement.text(at: index)
+        if let value = statementValue(at: index), sqlite3_value_type(value) == SQLITE_TEXT,
+            let text = Statement.text(of: value)
         {
             return text
         }
@@ -338,36 +362,37 @@ struct DecodingLookupCache {
 struct ColumnLookup {
     private var names: [String] = []
     private var indexes: [Int?] = []
+    /// Where the next key is expected in ``names``; the key before it is the last one asked for.
     private var position = 0
-    private var lastName: String?
-    private var lastIndex: Int?
 
     mutating func beginRow() {
         position = 0
-        lastName = nil
     }
 
     /// The column index for a coding key; the key is mapped to its column name only the first
     /// time it is seen, not on every row.
-    mutating func index(of name: String, in source: some ColumnSource, keyToColumn: [String: String]?) -> Int?
-    {
-        // `decodeIfPresent` asks for the same key up to three times in a row.
-        if name == lastName { return lastIndex }
-        let found: Int?
+    @inline(__always)
+    mutating func index(of name: String, in context: RowDecodingContext) -> Int? {
+        // Keys come in the same order on every row, and a synthesized key's name is the same
+        // string each time, so `==` mostly succeeds on its first, bitwise check.
         if position < names.count && names[position] == name {
-            found = indexes[position]
             position += 1
-        } else if let known = names.firstIndex(of: name) {
-            found = indexes[known]
-            position = known + 1
-        } else {
-            found = source.sourceColumnIndex(named: keyToColumn?[name] ?? name)
-            names.append(name)
-            indexes.append(found)
-            position = names.count
+            return indexes[position - 1]
         }
-        lastName = name
-        lastIndex = found
+        return slowIndex(of: name, in: context)
+    }
+
+    private mutating func slowIndex(of name: String, in context: RowDecodingContext) -> Int? {
+        // A key asked for again at once (`contains`, then `decode`) is the one before `position`.
+        if position > 0 && names[position - 1] == name { return indexes[position - 1] }
+        if let known = names.firstIndex(of: name) {
+            position = known + 1
+            return indexes[known]
+        }
+        let found = context.columnIndex(named: context.keyToColumn?[name] ?? name)
+        names.append(name)
+        indexes.append(found)
+        position = names.count
         return found
     }
 }

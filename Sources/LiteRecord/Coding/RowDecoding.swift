@@ -3,11 +3,14 @@ import Foundation
 /// The `Decoder` handed to a type's `init(from:)` for one row.
 struct RowDecoding: Decoder {
     let context: RowDecodingContext
+    /// The fetch the row belongs to, which reuses keyed containers; `nil` for a single row.
+    var session: RowDecodingSession?
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        KeyedDecodingContainer(RowKeyedDecodingContainer<Key>(context: context))
+        if let session { return session.container(keyedBy: Key.self) }
+        return KeyedDecodingContainer(RowKeyedDecodingContainer<Key>(context: context))
     }
 
     /// A type that reads a row as a list reads the JSON array held by the first column.
@@ -163,7 +166,7 @@ struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
     }
 
     func superDecoder() throws -> any Decoder {
-        RowDecoding(context: context)
+        RowDecoding(context: context, session: nil)
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {

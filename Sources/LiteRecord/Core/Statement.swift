@@ -288,9 +288,16 @@ public final class Statement {
     /// - Returns: `nil` when the bytes are not valid UTF-8.
     @inline(__always)
     func text(at index: Int) -> String? {
-        let position = Int32(index)
-        guard let bytes = sqlite3_column_text(handle, position) else { return "" }
-        let count = Int(sqlite3_column_bytes(handle, position))
+        Statement.text(of: sqlite3_column_value(handle, Int32(index)))
+    }
+
+    /// The text of a column value, read with its byte length so NUL characters survive.
+    ///
+    /// - Returns: `nil` when the bytes are not valid UTF-8.
+    @inline(__always)
+    static func text(of value: OpaquePointer?) -> String? {
+        guard let bytes = sqlite3_value_text(value) else { return "" }
+        let count = Int(sqlite3_value_bytes(value))
         let buffer = UnsafeBufferPointer(start: bytes, count: count)
         // ASCII is valid UTF-8, and the plain decoding initializer is several times cheaper
         // than the validating one; most stored text is ASCII.

@@ -58,12 +58,12 @@ extension Query {
     public func forEach(_ body: (M) throws -> Void) throws {
         try runReading { connection, table in
             try connection.withStatement(selectSQL("*", table: table)) { statement in
-                let context = RowDecodingContext(
+                let session = RowDecodingSession(
                     source: statement,
                     decoder: table.rowDecoder(dateStorage: connection.configuration.dateStorage),
                     type: M.self)
                 while try statement.step() {
-                    try body(context.decodeRow(M.self))
+                    try body(session.decodeRow(M.self))
                 }
             }
         }

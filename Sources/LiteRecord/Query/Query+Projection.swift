@@ -90,11 +90,11 @@ public struct Projection<M: Model, T: Decodable> {
         try query.runReading { connection, table in
             let sql = query.selectSQL(try selectionSQL(table), table: table)
             try connection.withStatement(sql) { statement in
-                let context = RowDecodingContext(
+                let session = RowDecodingSession(
                     source: statement, decoder: RowDecoder(dateStorage: connection.configuration.dateStorage),
                     type: T.self)
                 while try statement.step() {
-                    try body(context.decodeRow(T.self))
+                    try body(session.decodeRow(T.self))
                 }
             }
         }

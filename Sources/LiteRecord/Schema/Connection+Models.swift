@@ -48,12 +48,12 @@ extension Connection {
     func fetchModels<M: Model>(_ type: M.Type, table: TableSchema, sql: SQL, limit: Int? = nil) throws -> [M]
     {
         try withStatement(sql) { statement in
-            let context = RowDecodingContext(
+            let session = RowDecodingSession(
                 source: statement, decoder: table.rowDecoder(dateStorage: configuration.dateStorage),
                 type: M.self)
             var models: [M] = []
             while try statement.step() {
-                models.append(try context.decodeRow(M.self))
+                models.append(try session.decodeRow(M.self))
                 if let limit, models.count >= limit { break }
             }
             return models

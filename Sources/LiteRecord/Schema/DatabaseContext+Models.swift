@@ -261,12 +261,12 @@ extension DatabaseContext {
         try withReader { connection in
             let table = try TableSchemaCache.schema(for: M.self)
             try connection.withStatement(sql) { statement in
-                let context = RowDecodingContext(
+                let session = RowDecodingSession(
                     source: statement,
                     decoder: table.rowDecoder(dateStorage: connection.configuration.dateStorage),
                     type: M.self)
                 while try statement.step() {
-                    try body(context.decodeRow(M.self))
+                    try body(session.decodeRow(M.self))
                 }
             }
         }
