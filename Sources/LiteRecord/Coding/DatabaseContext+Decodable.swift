@@ -18,7 +18,10 @@ extension DatabaseContext {
     /// - Returns: The decoded rows, in the order SQLite returned them.
     /// - Throws: ``DatabaseError`` when the SQL fails, ``RowDecodingError`` when a row does not
     ///   fit the type (naming the column, the stored value and the expected type).
+    @inlinable
     public func fetchAll<T: Decodable>(_ type: T.Type, sql: SQL) throws -> [T] {
+        // Inlinable so that appending is specialized for the type in the caller's code: in
+        // generic code it costs more than decoding an integer column.
         var values: [T] = []
         try forEach(T.self, sql: sql) { values.append($0) }
         return values

@@ -64,17 +64,19 @@ final class RowDecodingContext {
     private(set) lazy var typeName = String(describing: decodedType)
     private let decodedType: Any.Type
     let keyToColumn: [String: String]?
-    /// Plain values and collections read the first column instead of a keyed container;
-    /// decided once, not per row.
-    private let readsFirstColumn: Bool
-    // Only ever touched by the one fetch that owns this context, on one thread.
-    @exclusivity(unchecked) private var columnLookup = ColumnLookup()
+    /// What this type's decoding learned from earlier rows, and earlier executions of the
+    /// statement.
+    private let plan: DecodingPlan
 
     init(source: Statement, decoder: RowDecoder, type: Any.Type) {
-        if let cached = source.decodingLookup, cached.type == ObjectIdentifier(type),
-            cached.columns === source.columns, cached.keyToColumn == decoder.keyToColumn
+        let columns = source.columns
+        if let known = source.decodingPlan,
+            known.fits(type, columns: columns, keyToColumn: decoder.keyToColumn)
         {
-            columnLookup = cached.lookup
+            plan = known
+        } else {
+            plan = DecodingPlan(type: type, columns: columns, keyToColumn: decoder.keyToColumn)
+            source.decodingPlan = plan
         }
         self.source = .statement(source)
         self.statementHandle = source.handle
@@ -82,7 +84,6 @@ final class RowDecodingContext {
         self.columnDateStorage = decoder.columnDateStorage
         self.keyToColumn = decoder.keyToColumn
         self.decodedType = type
-        self.readsFirstColumn = type is any DatabaseValueConvertible.Type || type is any Collection.Type
     }
 
     init(source: CopiedRowSource, decoder: RowDecoder, type: Any.Type) {
@@ -92,16 +93,7 @@ final class RowDecodingContext {
         self.columnDateStorage = decoder.columnDateStorage
         self.keyToColumn = decoder.keyToColumn
         self.decodedType = type
-        self.readsFirstColumn = type is any DatabaseValueConvertible.Type || type is any Collection.Type
-    }
-
-    deinit {
-        // Hand what this fetch learned to the statement's next execution.
-        if case .statement(let statement) = source {
-            statement.decodingLookup = DecodingLookupCache(
-                type: ObjectIdentifier(decodedType), columns: statement.columns, keyToColumn: keyToColumn,
-                lookup: columnLookup)
-        }
+        self.plan = DecodingPlan(type: type, columns: nil, keyToColumn: decoder.keyToColumn)
     }
 
     /// Decodes the source's current row.
@@ -109,9 +101,9 @@ final class RowDecodingContext {
     /// - Parameter session: The fetch this row belongs to, which keeps the keyed container
     ///   from row to row; `nil` for a single row.
     func decodeRow<Value: Decodable>(_ type: Value.Type, session: RowDecodingSession?) throws -> Value {
-        columnLookup.beginRow()
+        plan.lookup.beginRow()
         // Plain values, and collections (arrays, sets, dictionaries: JSON), read the first column.
-        if readsFirstColumn {
+        if plan.readsFirstColumn {
             return try decode(Value.self, at: firstColumn(expected: Value.self), key: nil)
         }
         return try Value(from: RowDecoding(context: self, session: session))
@@ -167,7 +159,7 @@ final class RowDecodingContext {
 
     @inline(__always)
     func columnIndex(forKey name: String) -> Int? {
-        columnLookup.index(of: name, in: self)
+        plan.lookup.index(of: name, in: self)
     }
 
     /// The index of the column with this name, looked up in the source.
@@ -266,28 +258,34 @@ final class RowDecodingContext {
     /// Decodes a property of any type from the column at `index`.
     func decode<T: Decodable>(_ type: T.Type, at index: Int, key: (any CodingKey)?) throws -> T {
         if T.self == Date.self {
+            // `T` is `Date`: the bit cast is the identity, without a dynamic cast per row.
+            if let date = textDate(at: index) { return unsafeBitCast(date, to: T.self) }
             let value = try value(at: index, expected: T.self, key: key)
             let storage =
                 columnDateStorage.isEmpty
                 ? dateStorage : columnDateStorage[columnName(at: index)] ?? dateStorage
             do {
-                if let date = try storage.date(from: value) as? T { return date }
+                return unsafeBitCast(try storage.date(from: value), to: T.self)
             } catch {
                 throw failure(value, at: index, expected: T.self, key: key, error)
             }
         }
-        if let convertible = T.self as? any DatabaseValueConvertible.Type {
+        switch plan.storageKind(of: T.self, at: index) {
+        case .convertible(let convertible):
             return try decodeConvertible(convertible, at: index, key: key)
-        }
-        // Known JSON types decode straight from the column's bytes, with no String in between.
-        if JSONTypeMemo.isKnownJSON(T.self, encoding: false), let bytes = jsonBytes(at: index) {
-            do {
-                return try JSONColumn.decoder.decode(T.self, from: bytes)
-            } catch let error as DecodingError {
-                let value = try value(at: index, expected: T.self, key: key)
-                throw failure(
-                    value, at: index, expected: T.self, key: key, JSONColumnError(underlying: error))
+        case .json:
+            // Known JSON types decode straight from the column's bytes, with no String in between.
+            if let bytes = jsonBytes(at: index) {
+                do {
+                    return try JSONColumn.decoder.decode(T.self, from: bytes)
+                } catch let error as DecodingError {
+                    let value = try value(at: index, expected: T.self, key: key)
+                    throw failure(
+                        value, at: index, expected: T.self, key: key, JSONColumnError(underlying: error))
+                }
             }
+        case .undecided:
+            break
         }
         let value = try value(at: index, expected: T.self, key: key)
         do {
@@ -295,6 +293,19 @@ final class RowDecodingContext {
         } catch {
             throw failure(value, at: index, expected: T.self, key: key, error)
         }
+    }
+
+    /// A date stored as text, parsed straight from SQLite's bytes (text is read the same way in
+    /// every ``DateStorage``); `nil` leaves numbers, NULL and bad text to the general path and
+    /// its errors.
+    @inline(__always)
+    private func textDate(at index: Int) -> Date? {
+        guard let value = statementValue(at: index), sqlite3_value_type(value) == SQLITE_TEXT,
+            let bytes = sqlite3_value_text(value)
+        else { return nil }
+        let text = UnsafeBufferPointer(start: bytes, count: Int(sqlite3_value_bytes(value)))
+        guard case .interval(let interval)? = try? DateText.parse(text) else { return nil }
+        return Date(timeIntervalSinceReferenceDate: interval)
     }
 
     func decodeConvertible<T>(
@@ -346,53 +357,5 @@ final class RowDecodingContext {
             expectedType: String(describing: expected),
             codingPath: key.map { [$0.stringValue] } ?? [], sql: sql, reason: reason, isJSON: isJSON,
             isInvalid: isInvalid)
-    }
-}
-
-/// A statement's column lookup for one decoded type, valid while its columns are unchanged.
-struct DecodingLookupCache {
-    let type: ObjectIdentifier
-    let columns: RowColumns
-    let keyToColumn: [String: String]?
-    let lookup: ColumnLookup
-}
-
-/// Finds column indexes by key name, learning the order in which a type asks for its keys on
-/// the first row so that later rows compare short strings instead of hashing them.
-struct ColumnLookup {
-    private var names: [String] = []
-    private var indexes: [Int?] = []
-    /// Where the next key is expected in ``names``; the key before it is the last one asked for.
-    private var position = 0
-
-    mutating func beginRow() {
-        position = 0
-    }
-
-    /// The column index for a coding key; the key is mapped to its column name only the first
-    /// time it is seen, not on every row.
-    @inline(__always)
-    mutating func index(of name: String, in context: RowDecodingContext) -> Int? {
-        // Keys come in the same order on every row, and a synthesized key's name is the same
-        // string each time, so `==` mostly succeeds on its first, bitwise check.
-        if position < names.count && names[position] == name {
-            position += 1
-            return indexes[position - 1]
-        }
-        return slowIndex(of: name, in: context)
-    }
-
-    private mutating func slowIndex(of name: String, in context: RowDecodingContext) -> Int? {
-        // A key asked for again at once (`contains`, then `decode`) is the one before `position`.
-        if position > 0 && names[position - 1] == name { return indexes[position - 1] }
-        if let known = names.firstIndex(of: name) {
-            position = known + 1
-            return indexes[known]
-        }
-        let found = context.columnIndex(named: context.keyToColumn?[name] ?? name)
-        names.append(name)
-        indexes.append(found)
-        position = names.count
-        return found
     }
 }

@@ -8,6 +8,7 @@
 final class RowDecodingSession {
     let context: RowDecodingContext
     private var cachedContainer: CachedContainer?
+    private var isOnFirstRow = true
 
     /// A session over the rows a statement steps through.
     init(source: Statement, decoder: RowDecoder, type: Any.Type) {
@@ -20,7 +21,8 @@ final class RowDecodingSession {
 
     /// Decodes the statement's current row.
     func decodeRow<Value: Decodable>(_ type: Value.Type) throws -> Value {
-        try context.decodeRow(Value.self, session: self)
+        defer { isOnFirstRow = false }
+        return try context.decodeRow(Value.self, session: self)
     }
 
     /// The keyed container of the previous row when the type asks for the same keys again.
@@ -32,6 +34,8 @@ final class RowDecodingSession {
             return cachedContainer.storage.assumingMemoryBound(to: KeyedDecodingContainer<Key>.self).pointee
         }
         let container = KeyedDecodingContainer(RowKeyedDecodingContainer<Key>(context: context))
+        // A single row (a find by key) would pay for the cache without using it.
+        guard !isOnFirstRow else { return container }
         cachedContainer?.destroy()
         cachedContainer = CachedContainer(container)
         return container

@@ -50,9 +50,8 @@ public final class Statement {
     }
     private var cachedColumns: RowColumns?
     private var cachedColumnsReprepareCount: Int32 = 0
-    /// The key → column index table the last fetch learned, kept for the next execution of
-    /// this statement (a find by key runs the same statement for one row each time).
-    var decodingLookup: DecodingLookupCache?
+    /// What the last fetch learned about decoding its type, kept for the next execution.
+    var decodingPlan: DecodingPlan?
 
     init(handle: OpaquePointer, connectionHandle: OpaquePointer, hooks: ConnectionHooks, sql: String) {
         self.handle = handle

@@ -24,10 +24,12 @@ extension Query {
     /// - Returns: The models, in the query's order.
     /// - Throws: ``SchemaError`` for a key path that is not a column, ``DatabaseError``,
     ///   ``RowDecodingError``.
+    @inlinable
     public func fetchAll() throws -> [M] {
-        try runReading { connection, table in
-            try connection.fetchModels(M.self, table: table, sql: selectSQL("*", table: table))
-        }
+        // Inlinable so that appending is specialized for the model type in the caller's code.
+        var models: [M] = []
+        try forEach { models.append($0) }
+        return models
     }
 
     /// The first matching model, or `nil`.
@@ -36,10 +38,8 @@ extension Query {
     /// - Throws: As ``fetchAll()``.
     public func fetchOne() throws -> M? {
         try runReading { connection, table in
-            try connection.fetchModels(
-                M.self, table: table, sql: firstRowOnly.selectSQL("*", table: table), limit: 1
-            )
-            .first
+            try connection.fetchFirstModel(
+                M.self, table: table, sql: firstRowOnly.selectSQL("*", table: table))
         }
     }
 
@@ -57,15 +57,7 @@ extension Query {
     /// - Throws: As ``fetchAll()``, or what `body` throws.
     public func forEach(_ body: (M) throws -> Void) throws {
         try runReading { connection, table in
-            try connection.withStatement(selectSQL("*", table: table)) { statement in
-                let session = RowDecodingSession(
-                    source: statement,
-                    decoder: table.rowDecoder(dateStorage: connection.configuration.dateStorage),
-                    type: M.self)
-                while try statement.step() {
-                    try body(session.decodeRow(M.self))
-                }
-            }
+            try connection.forEachModel(M.self, table: table, sql: selectSQL("*", table: table), body)
         }
     }
 

@@ -44,19 +44,29 @@ extension Connection {
         }
     }
 
-    /// Decodes models from one of the table's statements.
-    func fetchModels<M: Model>(_ type: M.Type, table: TableSchema, sql: SQL, limit: Int? = nil) throws -> [M]
+    /// Decodes models from SQL one at a time, with the table's column names and date storage.
+    func forEachModel<M: Model>(_ type: M.Type, table: TableSchema, sql: SQL, _ body: (M) throws -> Void)
+        throws
     {
         try withStatement(sql) { statement in
             let session = RowDecodingSession(
                 source: statement, decoder: table.rowDecoder(dateStorage: configuration.dateStorage),
                 type: M.self)
-            var models: [M] = []
             while try statement.step() {
-                models.append(try session.decodeRow(M.self))
-                if let limit, models.count >= limit { break }
+                try body(session.decodeRow(M.self))
             }
-            return models
+        }
+    }
+
+    /// The first model SQL returns, or `nil`; no array for the single row of a find by key.
+    func fetchFirstModel<M: Model>(_ type: M.Type, table: TableSchema, sql: SQL) throws -> M? {
+        try withStatement(sql) { statement in
+            guard try statement.step() else { return nil }
+            return try RowDecodingSession(
+                source: statement, decoder: table.rowDecoder(dateStorage: configuration.dateStorage),
+                type: M.self
+            )
+            .decodeRow(M.self)
         }
     }
 

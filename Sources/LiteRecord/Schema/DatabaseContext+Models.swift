@@ -172,10 +172,7 @@ extension DatabaseContext {
             let table = try connection.table(for: M.self)
             guard let sql = table.statements.find else { throw PersistenceError.noPrimaryKey(table) }
             let arguments = StatementArguments(positional: try table.keyArguments(key))
-            return try connection.fetchModels(
-                M.self, table: table, sql: SQL(sql, arguments: arguments), limit: 1
-            )
-            .first
+            return try connection.fetchFirstModel(M.self, table: table, sql: SQL(sql, arguments: arguments))
         }
     }
 
@@ -198,10 +195,21 @@ extension DatabaseContext {
     /// - Parameter type: The model type.
     /// - Returns: The models.
     /// - Throws: ``RowDecodingError`` when a row does not fit the model.
+    @inlinable
     public func fetchAll<M: Model>(_ type: M.Type) throws -> [M] {
+        // Inlinable so that appending is specialized for the model type in the caller's code:
+        // in generic code it costs more than decoding an integer column.
+        var models: [M] = []
+        try forEachModel(M.self) { models.append($0) }
+        return models
+    }
+
+    /// Decodes every model in the table one at a time, in rowid order.
+    @usableFromInline
+    func forEachModel<M: Model>(_ type: M.Type, _ body: (M) throws -> Void) throws {
         try withReader(preparing: M.self) { connection in
             let table = try connection.table(for: M.self)
-            return try connection.fetchModels(M.self, table: table, sql: SQL(table.statements.selectAll))
+            try connection.forEachModel(M.self, table: table, sql: SQL(table.statements.selectAll), body)
         }
     }
 
@@ -216,10 +224,12 @@ extension DatabaseContext {
     /// - Returns: The models, in the order SQLite returned them.
     /// - Throws: ``DatabaseError`` when the SQL fails, ``RowDecodingError`` when a row does not
     ///   fit the model, ``SchemaError`` for a model that cannot be mapped.
+    @inlinable
     public func fetchAll<M: Model>(_ type: M.Type, sql: SQL) throws -> [M] {
-        try withReader { connection in
-            try connection.fetchModels(M.self, table: TableSchemaCache.schema(for: M.self), sql: sql)
-        }
+        // Inlinable so that appending is specialized for the model type in the caller's code.
+        var models: [M] = []
+        try forEach(M.self, sql: sql) { models.append($0) }
+        return models
     }
 
     /// Models decoded from your own SQL with explicit arguments.
@@ -243,10 +253,7 @@ extension DatabaseContext {
     /// - Throws: As ``fetchAll(_:sql:)-(M.Type,_)``.
     public func fetchOne<M: Model>(_ type: M.Type, sql: SQL) throws -> M? {
         try withReader { connection in
-            try connection.fetchModels(
-                M.self, table: TableSchemaCache.schema(for: M.self), sql: sql, limit: 1
-            )
-            .first
+            try connection.fetchFirstModel(M.self, table: TableSchemaCache.schema(for: M.self), sql: sql)
         }
     }
 
@@ -259,16 +266,7 @@ extension DatabaseContext {
     /// - Throws: As ``fetchAll(_:sql:)-(M.Type,_)``, or what `body` throws.
     public func forEach<M: Model>(_ type: M.Type, sql: SQL, _ body: (M) throws -> Void) throws {
         try withReader { connection in
-            let table = try TableSchemaCache.schema(for: M.self)
-            try connection.withStatement(sql) { statement in
-                let session = RowDecodingSession(
-                    source: statement,
-                    decoder: table.rowDecoder(dateStorage: connection.configuration.dateStorage),
-                    type: M.self)
-                while try statement.step() {
-                    try body(session.decodeRow(M.self))
-                }
-            }
+            try connection.forEachModel(M.self, table: TableSchemaCache.schema(for: M.self), sql: sql, body)
         }
     }
 
