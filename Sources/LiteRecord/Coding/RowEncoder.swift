@@ -56,10 +56,8 @@ public struct RowEncoder: Sendable {
         try value.encode(to: RowEncoding(storage: storage))
         try storage.finishNestedContainers()
         if let error = storage.error { throw error }
-        let matches =
-            !expectedColumns.isEmpty && storage.matchesExpected
-            && storage.columns.count == expectedColumns.count
-        return (EncodedRow(columns: storage.columns, values: storage.values), matches)
+        let matches = storage.matchesExpected && storage.values.count == expectedColumns.count
+        return (EncodedRow(columns: storage.encodedColumns, values: storage.values), matches)
     }
 }
 
@@ -94,8 +92,9 @@ final class RowEncodingStorage {
     /// The columns the table expects, in order (empty when unknown).
     let expectedColumns: [String]
     /// Whether every column so far was the expected one at its position: then none of them
-    /// can repeat, since the expected columns are distinct.
-    @exclusivity(unchecked) var matchesExpected = true
+    /// can repeat, since the expected columns are distinct, and ``columns`` is left empty
+    /// (the names are a prefix of ``expectedColumns``).
+    @exclusivity(unchecked) var matchesExpected: Bool
 
     init(
         dateStorage: DateStorage, columnDateStorage: [String: DateStorage], keyToColumn: [String: String]?,
@@ -105,9 +104,20 @@ final class RowEncodingStorage {
         self.columnDateStorage = columnDateStorage
         self.keyToColumn = keyToColumn
         self.expectedColumns = expectedColumns
-        let capacity = expectedColumns.isEmpty ? 16 : expectedColumns.count
-        columns.reserveCapacity(capacity)
-        values.reserveCapacity(capacity)
+        matchesExpected = !expectedColumns.isEmpty
+        if matchesExpected {
+            values.reserveCapacity(expectedColumns.count)
+        } else {
+            columns.reserveCapacity(16)
+            values.reserveCapacity(16)
+        }
+    }
+
+    /// The names of the columns encoded so far.
+    var encodedColumns: [String] {
+        guard matchesExpected else { return columns }
+        return values.count == expectedColumns.count
+            ? expectedColumns : Array(expectedColumns.prefix(values.count))
     }
 
     /// The column a coding key fills.
@@ -132,17 +142,21 @@ final class RowEncodingStorage {
     )
         throws
     {
-        let position = columns.count
-        if !(matchesExpected && position < expectedColumns.count && expectedColumns[position] == column) {
-            matchesExpected = false
-            if columns.contains(column) {
-                throw EncodingError.invalidValue(
-                    value,
-                    .init(
-                        codingPath: codingPath ?? key.map { [$0] } ?? [],
-                        debugDescription:
-                            "column \"\(column)\" is encoded twice; each key may be encoded once"))
+        if matchesExpected {
+            let position = values.count
+            if position < expectedColumns.count && expectedColumns[position] == column {
+                values.append(value)
+                return
             }
+            columns = Array(expectedColumns.prefix(position))
+            matchesExpected = false
+        }
+        if columns.contains(column) {
+            throw EncodingError.invalidValue(
+                value,
+                .init(
+                    codingPath: codingPath ?? key.map { [$0] } ?? [],
+                    debugDescription: "column \"\(column)\" is encoded twice; each key may be encoded once"))
         }
         columns.append(column)
         values.append(value)
