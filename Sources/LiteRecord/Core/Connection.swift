@@ -37,8 +37,9 @@ public final class Connection: DatabaseContext {
     /// ``statementCache`` would hash their SQL text on every row.
     private var modelStatements: [ModelStatementKey: (sql: String, statement: Statement)] = [:]
     private var savepointCounter = 0
-    /// Model types whose table this connection has already created or checked.
-    var preparedModels: Set<ObjectIdentifier> = []
+    /// Model types whose table this connection has already created or checked, with their
+    /// schema: found here, a model operation skips the process-wide cache and its lock.
+    var preparedModels: [ObjectIdentifier: TableSchema] = [:]
 
     /// What a connection is for.
     enum Role {

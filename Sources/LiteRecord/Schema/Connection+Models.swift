@@ -3,13 +3,12 @@ extension Connection {
     ///
     /// The type is read once per process; its table is checked once per connection.
     func table<M: Model>(for type: M.Type) throws -> TableSchema {
-        let schema = try TableSchemaCache.schema(for: M.self)
         let id = ObjectIdentifier(M.self)
-        if !preparedModels.contains(id) {
-            // A read-only database is used as it is; a read never creates or grows a table.
-            if !isReadOnly && !isQueryOnly { try TableMigration.prepare(schema, on: self) }
-            preparedModels.insert(id)
-        }
+        if let schema = preparedModels[id] { return schema }
+        let schema = try TableSchemaCache.schema(for: M.self)
+        // A read-only database is used as it is; a read never creates or grows a table.
+        if !isReadOnly && !isQueryOnly { try TableMigration.prepare(schema, on: self) }
+        preparedModels[id] = schema
         return schema
     }
 
