@@ -39,12 +39,25 @@ public struct RowEncoder: Sendable {
     ///   top level, a column encoded twice, or a value that cannot be stored (a `UInt64` above
     ///   `Int64.max`, a non-finite `Double` inside JSON).
     public func encode<T: Encodable>(_ value: T) throws -> EncodedRow {
+        try encode(value, expecting: []).row
+    }
+
+    /// Encodes a value and tells whether it wrote exactly `expectedColumns`, in that order.
+    ///
+    /// A model's table knows the columns its `encode(to:)` writes: checking each column
+    /// against the expected one in passing replaces both the duplicate search and comparing
+    /// the whole column list afterwards.
+    func encode<T: Encodable>(_ value: T, expecting expectedColumns: [String]) throws
+        -> (row: EncodedRow, matchesTable: Bool)
+    {
         let storage = RowEncodingStorage(
-            dateStorage: dateStorage, columnDateStorage: columnDateStorage, keyToColumn: keyToColumn)
+            dateStorage: dateStorage, columnDateStorage: columnDateStorage, keyToColumn: keyToColumn,
+            expectedColumns: expectedColumns)
         try value.encode(to: RowEncoding(storage: storage))
         try storage.finishNestedContainers()
         if let error = storage.error { throw error }
-        return EncodedRow(columns: storage.columns, values: storage.values)
+        let matches = storage.matchesExpected && storage.values.count == expectedColumns.count
+        return (EncodedRow(columns: storage.encodedColumns, values: storage.values), matches)
     }
 }
 
@@ -76,13 +89,35 @@ final class RowEncodingStorage {
     /// Columns written through nested containers, serialized to JSON once encoding is over
     /// (a nested container is still being filled after the call that created it returns).
     var nestedColumns: [(index: Int, codingPath: [any CodingKey], node: JSONTreeEncoding.Node)] = []
+    /// The columns the table expects, in order (empty when unknown).
+    let expectedColumns: [String]
+    /// Whether every column so far was the expected one at its position: then none of them
+    /// can repeat, since the expected columns are distinct, and ``columns`` is left empty
+    /// (the names are a prefix of ``expectedColumns``).
+    @exclusivity(unchecked) var matchesExpected: Bool
 
-    init(dateStorage: DateStorage, columnDateStorage: [String: DateStorage], keyToColumn: [String: String]?) {
+    init(
+        dateStorage: DateStorage, columnDateStorage: [String: DateStorage], keyToColumn: [String: String]?,
+        expectedColumns: [String] = []
+    ) {
         self.dateStorage = dateStorage
         self.columnDateStorage = columnDateStorage
         self.keyToColumn = keyToColumn
-        columns.reserveCapacity(16)
-        values.reserveCapacity(16)
+        self.expectedColumns = expectedColumns
+        matchesExpected = !expectedColumns.isEmpty
+        if matchesExpected {
+            values.reserveCapacity(expectedColumns.count)
+        } else {
+            columns.reserveCapacity(16)
+            values.reserveCapacity(16)
+        }
+    }
+
+    /// The names of the columns encoded so far.
+    var encodedColumns: [String] {
+        guard matchesExpected else { return columns }
+        return values.count == expectedColumns.count
+            ? expectedColumns : Array(expectedColumns.prefix(values.count))
     }
 
     /// The column a coding key fills.
@@ -93,11 +128,34 @@ final class RowEncodingStorage {
     }
 
     func append(_ value: DatabaseValue, column: String, codingPath: [any CodingKey]) throws {
+        try append(value, column: column, codingPath: codingPath as [any CodingKey]?, key: nil)
+    }
+
+    /// Appends the column of one key; its coding path is built only for an error, not per value.
+    @inline(__always)
+    func append(_ value: DatabaseValue, column: String, key: any CodingKey) throws {
+        try append(value, column: column, codingPath: nil, key: key)
+    }
+
+    private func append(
+        _ value: DatabaseValue, column: String, codingPath: [any CodingKey]?, key: (any CodingKey)?
+    )
+        throws
+    {
+        if matchesExpected {
+            let position = values.count
+            if position < expectedColumns.count && expectedColumns[position] == column {
+                values.append(value)
+                return
+            }
+            columns = Array(expectedColumns.prefix(position))
+            matchesExpected = false
+        }
         if columns.contains(column) {
             throw EncodingError.invalidValue(
                 value,
                 .init(
-                    codingPath: codingPath,
+                    codingPath: codingPath ?? key.map { [$0] } ?? [],
                     debugDescription: "column \"\(column)\" is encoded twice; each key may be encoded once"))
         }
         columns.append(column)
@@ -129,12 +187,18 @@ final class RowEncodingStorage {
     }
 
     /// Converts one property value to a column value.
-    func columnValue<T: Encodable>(_ value: T, column: String, codingPath: [any CodingKey]) throws
-        -> DatabaseValue
-    {
+    func columnValue<T: Encodable>(_ value: T, column: String, key: any CodingKey) throws -> DatabaseValue {
         do {
-            if let date = value as? Date {
-                return try (columnDateStorage[column] ?? dateStorage).databaseValue(for: date)
+            // Comparing type metadata is cheaper than a dynamic cast, which every generic value
+            // would pay: dates and string arrays are the common non-primitive properties.
+            if T.self == Date.self {
+                let date = unsafeBitCast(value, to: Date.self)
+                let storage =
+                    columnDateStorage.isEmpty ? dateStorage : columnDateStorage[column] ?? dateStorage
+                return try storage.databaseValue(for: date)
+            }
+            if T.self == [String].self {
+                return try ColumnValueEncoding.encode(unsafeBitCast(value, to: [String].self))
             }
             if let convertible = value as? any DatabaseValueConvertible {
                 return try convertible.databaseValue()
@@ -146,7 +210,7 @@ final class RowEncodingStorage {
             throw EncodingError.invalidValue(
                 value,
                 .init(
-                    codingPath: codingPath, debugDescription: "column \"\(column)\": \(error)",
+                    codingPath: [key], debugDescription: "column \"\(column)\": \(error)",
                     underlyingError: error))
         }
     }
@@ -182,8 +246,9 @@ struct RowKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol
     let storage: RowEncodingStorage
     var codingPath: [any CodingKey] { [] }
 
+    @inline(__always)
     private func put(_ value: DatabaseValue, _ key: Key) throws {
-        try storage.append(value, column: storage.column(for: key), codingPath: [key])
+        try storage.append(value, column: storage.column(for: key), key: key)
     }
 
     mutating func encodeNil(forKey key: Key) throws { try put(.null, key) }
@@ -213,30 +278,56 @@ struct RowKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol
     }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        try put(storage.columnValue(value, column: storage.column(for: key), codingPath: [key]), key)
+        let column = storage.column(for: key)
+        try storage.append(storage.columnValue(value, column: column, key: key), column: column, key: key)
     }
 
     // `encodeIfPresent` skips nil by default; a row stores NULL instead, so that an UPDATE
-    // clears the column rather than leaving its old value.
-    mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { try encodeOptional(value, key) }
-    mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws { try encodeOptional(value, key) }
-    mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws { try encodeOptional(value, key) }
-    mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws { try encodeOptional(value, key) }
-    mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws { try encodeOptional(value, key) }
-    mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { try encodeOptional(value, key) }
-    mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { try encodeOptional(value, key) }
-    mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { try encodeOptional(value, key) }
-    mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { try encodeOptional(value, key) }
-    mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws { try encodeOptional(value, key) }
-    mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { try encodeOptional(value, key) }
-    mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { try encodeOptional(value, key) }
-    mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { try encodeOptional(value, key) }
-    mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { try encodeOptional(value, key) }
-    mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
-        try encodeOptional(value, key)
+    // clears the column rather than leaving its old value. Each overload calls the concrete
+    // `encode` (a generic helper would reach the generic one, with its dynamic casts).
+    mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
     }
-
-    private mutating func encodeOptional<T: Encodable>(_ value: T?, _ key: Key) throws {
+    mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
+    }
+    mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
         if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
     }
 

@@ -33,9 +33,13 @@ public final class Connection: DatabaseContext {
     /// Whether the connection refuses writes for now: a reader, or the writer inside a read.
     var isQueryOnly: Bool { role == .reader || readDepth > 0 }
     private var statementCache: StatementCache
+    /// The INSERT, UPDATE and upsert of each model type, found by type: looking them up in
+    /// ``statementCache`` would hash their SQL text on every row.
+    private var modelStatements: [ModelStatementKey: (sql: String, statement: Statement)] = [:]
     private var savepointCounter = 0
-    /// Model types whose table this connection has already created or checked.
-    var preparedModels: Set<ObjectIdentifier> = []
+    /// Model types whose table this connection has already created or checked, with their
+    /// schema: found here, a model operation skips the process-wide cache and its lock.
+    var preparedModels: [ObjectIdentifier: TableSchema] = [:]
 
     /// What a connection is for.
     enum Role {
@@ -83,6 +87,7 @@ public final class Connection: DatabaseContext {
     deinit {
         authorizer?.uninstall()
         hooks.removeAll()
+        modelStatements.removeAll()
         statementCache.removeAll()
         // close_v2 defers the close until statements still held by users are finalized.
         sqlite3_close_v2(handle)
@@ -211,6 +216,28 @@ public final class Connection: DatabaseContext {
         }
     }
 
+    /// Runs one of a model type's fixed statements with `values`, as ``execute(_:)`` would run
+    /// `SQL(sql, arguments: StatementArguments(positional: values))`.
+    ///
+    /// The first run goes through ``execute(_:)`` (same preparation, same errors); the statement
+    /// it cached is then kept under `key`, so later rows skip hashing the SQL text.
+    func executeModelStatement(_ sql: String, key: ModelStatementKey, values: [DatabaseValue]) throws {
+        let arguments = StatementArguments(positional: values)
+        guard let entry = modelStatements[key], entry.sql == sql, !entry.statement.isInUse,
+            authorizer?.isRecordingReads != true
+        else {
+            try execute(SQL(sql, arguments: arguments))
+            if authorizer?.isRecordingReads != true, let cached = statementCache[sql] {
+                modelStatements[key] = (sql, cached)
+            }
+            return
+        }
+        try lend(entry.statement) { statement in
+            try statement.bind(arguments)
+            try statement.run()
+        }
+    }
+
     /// SQLite reads SQL text as a C string: a NUL character would silently end it early, and
     /// `DELETE FROM t\0 WHERE ...` would run as `DELETE FROM t`.
     private static func checkNoNUL(in sql: String, arguments: StatementArguments? = nil) throws {
@@ -290,6 +317,7 @@ public final class Connection: DatabaseContext {
     func reportEveryDeletedRow() {
         guard authorizer?.preventsTruncateOptimization != true else { return }
         installAuthorizer().preventsTruncateOptimization = true
+        modelStatements.removeAll()
         statementCache.removeAll()
     }
 
@@ -393,4 +421,14 @@ public enum TransactionKind: String, Sendable {
     case immediate = "IMMEDIATE"
     /// Like immediate; in rollback-journal mode also keeps readers out.
     case exclusive = "EXCLUSIVE"
+}
+
+/// Which of a model type's statements: see ``Connection/executeModelStatement(_:key:values:)``.
+struct ModelStatementKey: Hashable {
+    enum Kind: Hashable {
+        case insert, update, upsert
+    }
+
+    let model: ObjectIdentifier
+    let kind: Kind
 }

@@ -3,13 +3,12 @@ extension Connection {
     ///
     /// The type is read once per process; its table is checked once per connection.
     func table<M: Model>(for type: M.Type) throws -> TableSchema {
-        let schema = try TableSchemaCache.schema(for: M.self)
         let id = ObjectIdentifier(M.self)
-        if !preparedModels.contains(id) {
-            // A read-only database is used as it is; a read never creates or grows a table.
-            if !isReadOnly && !isQueryOnly { try TableMigration.prepare(schema, on: self) }
-            preparedModels.insert(id)
-        }
+        if let schema = preparedModels[id] { return schema }
+        let schema = try TableSchemaCache.schema(for: M.self)
+        // A read-only database is used as it is; a read never creates or grows a table.
+        if !isReadOnly && !isQueryOnly { try TableMigration.prepare(schema, on: self) }
+        preparedModels[id] = schema
         return schema
     }
 
@@ -18,9 +17,26 @@ extension Connection {
         try table.rowEncoder(dateStorage: configuration.dateStorage).encode(model)
     }
 
+    /// Encodes a model, telling whether it wrote exactly its table's columns in order (the
+    /// columns the model's cached statements were built for).
+    func encodeModel<M: Model>(_ model: M, table: TableSchema) throws -> (row: EncodedRow, matchesTable: Bool)
+    {
+        try table.rowEncoder(dateStorage: configuration.dateStorage).encode(
+            model, expecting: table.statements.columns)
+    }
+
     /// Runs one of the model's cached statements with `values`, when the encoded columns are the
     /// ones the statement was built for; otherwise builds the statement for these columns.
-    func runInsert(_ row: EncodedRow, table: TableSchema, sql: String) throws {
+    func runInsert<M: Model>(
+        _ encoded: (row: EncodedRow, matchesTable: Bool), of type: M.Type, table: TableSchema, sql: String,
+        kind: ModelStatementKey.Kind
+    ) throws {
+        let row = encoded.row
+        if encoded.matchesTable {
+            try executeModelStatement(
+                sql, key: ModelStatementKey(model: ObjectIdentifier(M.self), kind: kind), values: row.values)
+            return
+        }
         let text =
             row.columns == table.statements.columns
             ? sql : ModelStatements.insertSQL(table: table.tableName, columns: row.columns)

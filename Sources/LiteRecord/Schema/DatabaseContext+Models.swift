@@ -14,8 +14,9 @@ extension DatabaseContext {
     public func insert<M: Model>(_ model: inout M) throws {
         try withConnection { connection in
             let table = try connection.table(for: M.self)
-            let row = try connection.encodeRow(model, table: table)
-            try connection.runInsert(row, table: table, sql: table.statements.insert)
+            let encoded = try connection.encodeModel(model, table: table)
+            try connection.runInsert(
+                encoded, of: M.self, table: table, sql: table.statements.insert, kind: .insert)
             connection.assignRowID(to: &model, table: table)
         }
     }
@@ -57,7 +58,19 @@ extension DatabaseContext {
     public func update<M: Model>(_ model: M) throws {
         try withConnection { connection in
             let table = try connection.table(for: M.self)
-            let row = try connection.encodeRow(model, table: table)
+            let (row, matchesTable) = try connection.encodeModel(model, table: table)
+            if matchesTable, let sql = table.statements.update {
+                // The fast path: every column where the UPDATE expects it, the key among them.
+                let statements = table.statements
+                try connection.executeModelStatement(
+                    sql, key: ModelStatementKey(model: ObjectIdentifier(M.self), kind: .update),
+                    values: statements.updateOrder.map { row.values[$0] })
+                if connection.changes == 0 {
+                    throw PersistenceError.rowNotFound(
+                        table: table, key: statements.keyPositions.map { row.values[$0] })
+                }
+                return
+            }
             let keys = try connection.keyValues(of: row, table: table)
             guard let sql = table.statements.update else {
                 // Every column is part of the key: there is nothing to change, only to check.
@@ -98,8 +111,8 @@ extension DatabaseContext {
                 try connection.withConnection { try $0.insert(&model) }
                 return
             }
-            let row = try connection.encodeRow(model, table: table)
-            try connection.runInsert(row, table: table, sql: upsert)
+            let encoded = try connection.encodeModel(model, table: table)
+            try connection.runInsert(encoded, of: M.self, table: table, sql: upsert, kind: .upsert)
         }
     }
 

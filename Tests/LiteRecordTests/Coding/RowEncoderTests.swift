@@ -136,6 +136,22 @@ private struct Player: Codable, Equatable {
         #expect(mixed["start"] == .real(1_700_000_000))
         #expect(mixed["end"] == .text("2023-11-14 22:13:21.5"))
     }
+
+    /// String arrays skip `JSONEncoder` when nothing needs escaping: the text must still be
+    /// exactly the encoder's, for every ASCII character and for text beyond ASCII.
+    @Test func stringArraysStoreExactlyJSONEncoderText() throws {
+        struct Tagged: Codable { var tags: [String] }
+        let reference = JSONEncoder()
+        reference.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var samples: [[String]] = [
+            [], [""], ["", ""], ["a", "b/c", "d e"], ["é", "日本語", "🎉", "\u{2028}", "\u{7F}"],
+        ]
+        samples += (0..<128).map { ["x\(Character(Unicode.Scalar(UInt8($0))))y", "plain"] }
+        for tags in samples {
+            let expected = String(decoding: try reference.encode(tags), as: UTF8.self)
+            #expect(try RowEncoder().encode(Tagged(tags: tags))["tags"] == .text(expected), "\(tags)")
+        }
+    }
 }
 
 private struct NameKey: CodingKey {

@@ -49,6 +49,37 @@ private struct CRUDLogLine: Model, Equatable {
     static let schema = Schema<CRUDLogLine>(table: "log_lines")
 }
 
+/// Encodes its columns in another order than its table's.
+private struct CRUDReordered: Model, Equatable {
+    var id: Int64?
+    var name: String
+    var score: Int
+
+    static let schema = Schema<CRUDReordered>(table: "reordered")
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(score, forKey: .score)
+        try container.encode(name, forKey: .name)
+        try container.encodeIfPresent(id, forKey: .id)
+    }
+}
+
+/// Encodes one column twice.
+private struct CRUDTwice: Model, Equatable {
+    var id: Int64?
+    var name: String
+
+    static let schema = Schema<CRUDTwice>(table: "twice")
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(id, forKey: .id)
+        try container.encode(name, forKey: .name)
+        try container.encode(name, forKey: .name)
+    }
+}
+
 private struct CRUDAbort: Error {}
 
 @Suite struct ModelCRUDTests {
@@ -353,6 +384,31 @@ private struct CRUDAbort: Error {}
         #expect(decoding.column == "message")
         #expect(decoding.description.contains("CRUDLogLine.message"))
         #expect(decoding.sql?.contains("log_lines") == true)
+    }
+
+    /// The cached statements are built for the table's column order: a model that encodes
+    /// another order is still written column by column, on every run, not only the first.
+    @Test func modelEncodingAnotherColumnOrderIsWrittenByName() throws {
+        let db = try Database(.inMemory)
+        var first = CRUDReordered(id: nil, name: "a", score: 1)
+        var second = CRUDReordered(id: nil, name: "b", score: 2)
+        try db.insert(&first)
+        try db.insert(&second)
+        first.score = 10
+        second.name = "c"
+        try db.update(first)
+        try db.update(second)
+        #expect(try db.fetchAll(CRUDReordered.self) == [first, second])
+    }
+
+    @Test func modelEncodingAColumnTwiceWritesNothing() throws {
+        let db = try Database(.inMemory)
+        try db.migrate(CRUDTwice.self)
+        for _ in 0..<2 {
+            var model = CRUDTwice(id: nil, name: "a")
+            #expect(throws: EncodingError.self) { try db.insert(&model) }
+        }
+        #expect(try rowCount(db, "twice") == 0)
     }
 
     @Test func modelWithoutPrimaryKeyCannotBeUsedByKey() throws {
