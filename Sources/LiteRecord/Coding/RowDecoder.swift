@@ -270,6 +270,10 @@ final class RowDecodingContext {
                 throw failure(value, at: index, expected: T.self, key: key, error)
             }
         }
+        if T.self == [String].self, let strings = textStringArray(at: index) {
+            // `T` is `[String]`: the bit cast is the identity.
+            return unsafeBitCast(strings, to: T.self)
+        }
         switch plan.storageKind(of: T.self, at: index) {
         case .convertible(let convertible):
             return try decodeConvertible(convertible, at: index, key: key)
@@ -293,6 +297,17 @@ final class RowDecodingContext {
         } catch {
             throw failure(value, at: index, expected: T.self, key: key, error)
         }
+    }
+
+    /// A `[String]` stored as plain JSON text, read straight from SQLite's bytes; `nil` leaves
+    /// everything else to `JSONDecoder` and its errors.
+    @inline(__always)
+    private func textStringArray(at index: Int) -> [String]? {
+        guard let value = statementValue(at: index), sqlite3_value_type(value) == SQLITE_TEXT,
+            let bytes = sqlite3_value_text(value)
+        else { return nil }
+        return StringArrayJSON.parse(
+            UnsafeBufferPointer(start: bytes, count: Int(sqlite3_value_bytes(value))))
     }
 
     /// A date stored as text, parsed straight from SQLite's bytes (text is read the same way in
