@@ -270,26 +270,24 @@ final class RowDecodingContext {
                 throw failure(value, at: index, expected: T.self, key: key, error)
             }
         }
+        let kind = plan.storageKind(of: T.self, at: index)
+        if case .convertible(let convertible) = kind {
+            return try decodeConvertible(convertible, at: index, key: key)
+        }
+        // After the conformance check: an app may give `[String]` storage of its own.
         if T.self == [String].self, let strings = textStringArray(at: index) {
             // `T` is `[String]`: the bit cast is the identity.
             return unsafeBitCast(strings, to: T.self)
         }
-        switch plan.storageKind(of: T.self, at: index) {
-        case .convertible(let convertible):
-            return try decodeConvertible(convertible, at: index, key: key)
-        case .json:
-            // Known JSON types decode straight from the column's bytes, with no String in between.
-            if let bytes = jsonBytes(at: index) {
-                do {
-                    return try JSONColumn.decoder.decode(T.self, from: bytes)
-                } catch let error as DecodingError {
-                    let value = try value(at: index, expected: T.self, key: key)
-                    throw failure(
-                        value, at: index, expected: T.self, key: key, JSONColumnError(underlying: error))
-                }
+        // Known JSON types decode straight from the column's bytes, with no String in between.
+        if case .json = kind, let bytes = jsonBytes(at: index) {
+            do {
+                return try JSONColumn.decoder.decode(T.self, from: bytes)
+            } catch let error as DecodingError {
+                let value = try value(at: index, expected: T.self, key: key)
+                throw failure(
+                    value, at: index, expected: T.self, key: key, JSONColumnError(underlying: error))
             }
-        case .undecided:
-            break
         }
         let value = try value(at: index, expected: T.self, key: key)
         do {

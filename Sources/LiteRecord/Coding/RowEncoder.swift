@@ -197,7 +197,7 @@ final class RowEncodingStorage {
                     columnDateStorage.isEmpty ? dateStorage : columnDateStorage[column] ?? dateStorage
                 return try storage.databaseValue(for: date)
             }
-            if T.self == [String].self {
+            if T.self == [String].self, StringArrayJSON.isJSONStorage {
                 return try ColumnValueEncoding.encode(unsafeBitCast(value, to: [String].self))
             }
             if let convertible = value as? any DatabaseValueConvertible {
