@@ -23,7 +23,7 @@ extension DatabaseContext {
         // Inlinable so that appending is specialized for the type in the caller's code: in
         // generic code it costs more than decoding an integer column.
         var values: [T] = []
-        try forEach(T.self, sql: sql) { values.append($0) }
+        try forEachValue(T.self, sql: sql) { values.append($0) }
         return values
     }
 
@@ -69,6 +69,13 @@ extension DatabaseContext {
     /// - Throws: ``DatabaseError``, ``RowDecodingError``, or what `body` throws.
     /// - Complexity: Column names are looked up once per query, not once per row.
     public func forEach<T: Decodable>(_ type: T.Type, sql: SQL, _ body: (T) throws -> Void) throws {
+        try forEachValue(T.self, sql: sql) { try body($0) }
+    }
+
+    /// Decodes the rows of a query one at a time, handing each value over: a caller that keeps
+    /// it moves it instead of copying it and destroying the original.
+    @usableFromInline
+    func forEachValue<T: Decodable>(_ type: T.Type, sql: SQL, _ body: (consuming T) throws -> Void) throws {
         try withReader { connection in
             try connection.withStatement(sql) { statement in
                 let session = RowDecodingSession(

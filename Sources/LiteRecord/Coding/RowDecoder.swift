@@ -54,9 +54,10 @@ final class RowDecodingContext {
     }
 
     let source: Source
-    /// The statement's handle when reading from a statement: the hot paths below read columns
-    /// through it, which costs no reference counting and no enum copy per column.
-    private let statementHandle: OpaquePointer?
+    /// The statement's handle when reading from a statement: the column reads of
+    /// `RowDecodingContext+ColumnReads.swift` go through it, which costs no reference counting
+    /// and no enum copy per column.
+    let statementHandle: OpaquePointer?
     let dateStorage: DateStorage
     let columnDateStorage: [String: DateStorage]
     /// The decoded type's name, for error messages only: made when first needed, since
@@ -104,7 +105,7 @@ final class RowDecodingContext {
         plan.lookup.beginRow()
         // Plain values, and collections (arrays, sets, dictionaries: JSON), read the first column.
         if plan.readsFirstColumn {
-            return try decode(Value.self, at: firstColumn(expected: Value.self), key: nil)
+            return try decode(Value.self, at: firstColumn(expected: Value.self), key: FirstColumnKey())
         }
         return try Value(from: RowDecoding(context: self, session: session))
     }
@@ -197,7 +198,7 @@ final class RowDecodingContext {
 
     // MARK: Values
 
-    func value(at index: Int, expected: Any.Type, key: (any CodingKey)?) throws -> DatabaseValue {
+    func value(at index: Int, expected: Any.Type, key: some CodingKey) throws -> DatabaseValue {
         do {
             return try sourceValue(at: index)
         } catch let error as ValueConversionError {
@@ -209,54 +210,8 @@ final class RowDecodingContext {
         }
     }
 
-    /// The current row's value at `index` in the statement, or `nil` when decoding a copied row.
-    ///
-    /// One call into SQLite per column instead of one for the type and one for the value. The
-    /// value is "unprotected" in SQLite's terms, which only matters when several threads share a
-    /// connection; a fetch has its connection to itself for as long as it decodes.
-    @inline(__always)
-    private func statementValue(at index: Int) -> OpaquePointer? {
-        guard let statementHandle else { return nil }
-        return sqlite3_column_value(statementHandle, Int32(index))
-    }
-
-    /// Reads an integer property: the common case straight from SQLite, the rest through the
-    /// value-codec protocol (REAL with no fraction, range checks, errors).
-    @inline(__always)
-    func decodeInteger<T: FixedWidthInteger & DatabaseValueConvertible>(
-        _ type: T.Type, at index: Int, key: some CodingKey
-    ) throws -> T {
-        if let value = statementValue(at: index), sqlite3_value_type(value) == SQLITE_INTEGER,
-            let result = T(exactly: sqlite3_value_int64(value))
-        {
-            return result
-        }
-        return try decodePrimitive(T.self, at: index, key: key)
-    }
-
-    /// Reads a Double property straight from SQLite when it holds a number.
-    @inline(__always)
-    func decodeDouble(at index: Int, key: some CodingKey) throws -> Double {
-        if let value = statementValue(at: index) {
-            let storage = sqlite3_value_type(value)
-            if storage == SQLITE_FLOAT || storage == SQLITE_INTEGER { return sqlite3_value_double(value) }
-        }
-        return try decodePrimitive(Double.self, at: index, key: key)
-    }
-
-    /// Reads a String property straight from SQLite when it holds valid text.
-    @inline(__always)
-    func decodeString(at index: Int, key: some CodingKey) throws -> String {
-        if let value = statementValue(at: index), sqlite3_value_type(value) == SQLITE_TEXT,
-            let text = Statement.text(of: value)
-        {
-            return text
-        }
-        return try decodePrimitive(String.self, at: index, key: key)
-    }
-
     /// Decodes a property of any type from the column at `index`.
-    func decode<T: Decodable>(_ type: T.Type, at index: Int, key: (any CodingKey)?) throws -> T {
+    func decode<T: Decodable>(_ type: T.Type, at index: Int, key: some CodingKey) throws -> T {
         if T.self == Date.self {
             // `T` is `Date`: the bit cast is the identity, without a dynamic cast per row.
             if let date = textDate(at: index) { return unsafeBitCast(date, to: T.self) }
@@ -297,32 +252,8 @@ final class RowDecodingContext {
         }
     }
 
-    /// A `[String]` stored as plain JSON text, read straight from SQLite's bytes; `nil` leaves
-    /// everything else to `JSONDecoder` and its errors.
-    @inline(__always)
-    private func textStringArray(at index: Int) -> [String]? {
-        guard let value = statementValue(at: index), sqlite3_value_type(value) == SQLITE_TEXT,
-            let bytes = sqlite3_value_text(value)
-        else { return nil }
-        return StringArrayJSON.parse(
-            UnsafeBufferPointer(start: bytes, count: Int(sqlite3_value_bytes(value))))
-    }
-
-    /// A date stored as text, parsed straight from SQLite's bytes (text is read the same way in
-    /// every ``DateStorage``); `nil` leaves numbers, NULL and bad text to the general path and
-    /// its errors.
-    @inline(__always)
-    private func textDate(at index: Int) -> Date? {
-        guard let value = statementValue(at: index), sqlite3_value_type(value) == SQLITE_TEXT,
-            let bytes = sqlite3_value_text(value)
-        else { return nil }
-        let text = UnsafeBufferPointer(start: bytes, count: Int(sqlite3_value_bytes(value)))
-        guard case .interval(let interval)? = try? DateText.parse(text) else { return nil }
-        return Date(timeIntervalSinceReferenceDate: interval)
-    }
-
     func decodeConvertible<T>(
-        _ convertible: any DatabaseValueConvertible.Type, at index: Int, key: (any CodingKey)?
+        _ convertible: any DatabaseValueConvertible.Type, at index: Int, key: some CodingKey
     ) throws -> T {
         let value = try value(at: index, expected: T.self, key: key)
         do {
@@ -334,7 +265,7 @@ final class RowDecodingContext {
     }
 
     /// Decodes a primitive through the value-codec protocol.
-    func decodePrimitive<T: DatabaseValueConvertible>(_ type: T.Type, at index: Int, key: (any CodingKey)?)
+    func decodePrimitive<T: DatabaseValueConvertible>(_ type: T.Type, at index: Int, key: some CodingKey)
         throws -> T
     {
         let value = try value(at: index, expected: T.self, key: key)
@@ -347,7 +278,7 @@ final class RowDecodingContext {
 
     /// Wraps any error about a column value into a ``RowDecodingError`` with full context.
     func failure(
-        _ value: DatabaseValue, at index: Int, expected: Any.Type, key: (any CodingKey)?, _ error: any Error
+        _ value: DatabaseValue, at index: Int, expected: Any.Type, key: some CodingKey, _ error: any Error
     ) -> any Error {
         if error is RowDecodingError { return error }
         var reason: String?
@@ -368,7 +299,8 @@ final class RowDecodingContext {
         return RowDecodingError.value(
             value, column: columnName(at: index), decodedType: typeName,
             expectedType: String(describing: expected),
-            codingPath: key.map { [$0.stringValue] } ?? [], sql: sql, reason: reason, isJSON: isJSON,
+            codingPath: key is FirstColumnKey ? [] : [key.stringValue], sql: sql, reason: reason,
+            isJSON: isJSON,
             isInvalid: isInvalid)
     }
 }

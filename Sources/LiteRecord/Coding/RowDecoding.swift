@@ -16,11 +16,11 @@ struct RowDecoding: Decoder {
     /// A type that reads a row as a list reads the JSON array held by the first column.
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         let index = try context.firstColumn(expected: [Any].self)
-        let value = try context.value(at: index, expected: [Any].self, key: nil)
+        let value = try context.value(at: index, expected: [Any].self, key: FirstColumnKey())
         do {
             return try JSONTreeDecoding(jsonColumn: value, codingPath: []).unkeyedContainer()
         } catch {
-            throw context.failure(value, at: index, expected: [Any].self, key: nil, error)
+            throw context.failure(value, at: index, expected: [Any].self, key: FirstColumnKey(), error)
         }
     }
 
@@ -61,7 +61,9 @@ struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
         try context.decodeInteger(T.self, at: context.requireColumn(key, expected: T.self), key: key)
     }
 
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try primitive(type, key) }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+        try context.decodeBool(at: context.requireColumn(key, expected: Bool.self), key: key)
+    }
     func decode(_ type: String.Type, forKey key: Key) throws -> String {
         try context.decodeString(at: context.requireColumn(key, expected: String.self), key: key)
     }
@@ -104,20 +106,20 @@ struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
     private func optionalInteger<T: FixedWidthInteger & DatabaseValueConvertible>(
         _ type: T.Type, _ key: Key
     ) throws -> T? {
-        guard let index = presentIndex(key) else { return nil }
-        return try context.decodeInteger(T.self, at: index, key: key)
+        guard let index = context.columnIndex(forKey: key.stringValue) else { return nil }
+        return try context.decodeOptionalInteger(T.self, at: index, key: key)
     }
 
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
         try optionalPrimitive(type, key)
     }
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
-        guard let index = presentIndex(key) else { return nil }
-        return try context.decodeString(at: index, key: key)
+        guard let index = context.columnIndex(forKey: key.stringValue) else { return nil }
+        return try context.decodeOptionalString(at: index, key: key)
     }
     func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
-        guard let index = presentIndex(key) else { return nil }
-        return try context.decodeDouble(at: index, key: key)
+        guard let index = context.columnIndex(forKey: key.stringValue) else { return nil }
+        return try context.decodeOptionalDouble(at: index, key: key)
     }
     func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
         try optionalPrimitive(type, key)
@@ -151,8 +153,8 @@ struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
         try optionalInteger(type, key)
     }
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        guard let index = presentIndex(key) else { return nil }
-        return try context.decode(T.self, at: index, key: key)
+        guard let index = context.columnIndex(forKey: key.stringValue) else { return nil }
+        return try context.decodeOptional(T.self, at: index, key: key)
     }
 
     func nestedContainer<NestedKey: CodingKey>(
@@ -197,6 +199,17 @@ struct RowSingleValueContainer: SingleValueDecodingContainer {
     }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        try context.decode(T.self, at: context.firstColumn(expected: T.self), key: nil)
+        try context.decode(T.self, at: context.firstColumn(expected: T.self), key: FirstColumnKey())
     }
+}
+
+/// The key of a value read from the row's first column rather than from a named one: errors
+/// about it have an empty coding path.
+struct FirstColumnKey: CodingKey {
+    var stringValue: String { "" }
+    var intValue: Int? { 0 }
+
+    init() {}
+    init?(stringValue: String) { nil }
+    init?(intValue: Int) { nil }
 }

@@ -28,7 +28,7 @@ extension Query {
     public func fetchAll() throws -> [M] {
         // Inlinable so that appending is specialized for the model type in the caller's code.
         var models: [M] = []
-        try forEach { models.append($0) }
+        try forEachModel { models.append($0) }
         return models
     }
 
@@ -56,6 +56,13 @@ extension Query {
     /// - Parameter body: Called with each model; throwing stops the iteration.
     /// - Throws: As ``fetchAll()``, or what `body` throws.
     public func forEach(_ body: (M) throws -> Void) throws {
+        try forEachModel { try body($0) }
+    }
+
+    /// Decodes the matching models one at a time, handing each over: a caller that keeps it
+    /// moves it instead of copying it and destroying the original.
+    @usableFromInline
+    func forEachModel(_ body: (consuming M) throws -> Void) throws {
         try runReading { connection, table in
             try connection.forEachModel(M.self, table: table, sql: selectSQL("*", table: table), body)
         }

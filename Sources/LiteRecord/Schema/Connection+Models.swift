@@ -61,7 +61,12 @@ extension Connection {
     }
 
     /// Decodes models from SQL one at a time, with the table's column names and date storage.
-    func forEachModel<M: Model>(_ type: M.Type, table: TableSchema, sql: SQL, _ body: (M) throws -> Void)
+    ///
+    /// Each model is handed over, not lent: a caller that keeps it (`fetchAll` appending it to
+    /// an array) moves it instead of copying it and destroying the original.
+    func forEachModel<M: Model>(
+        _ type: M.Type, table: TableSchema, sql: SQL, _ body: (consuming M) throws -> Void
+    )
         throws
     {
         try withStatement(sql) { statement in

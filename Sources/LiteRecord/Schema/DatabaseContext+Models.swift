@@ -217,9 +217,9 @@ extension DatabaseContext {
         return models
     }
 
-    /// Decodes every model in the table one at a time, in rowid order.
+    /// Decodes every model in the table one at a time, in rowid order, handing each over.
     @usableFromInline
-    func forEachModel<M: Model>(_ type: M.Type, _ body: (M) throws -> Void) throws {
+    func forEachModel<M: Model>(_ type: M.Type, _ body: (consuming M) throws -> Void) throws {
         try withReader(preparing: M.self) { connection in
             let table = try connection.table(for: M.self)
             try connection.forEachModel(M.self, table: table, sql: SQL(table.statements.selectAll), body)
@@ -241,7 +241,7 @@ extension DatabaseContext {
     public func fetchAll<M: Model>(_ type: M.Type, sql: SQL) throws -> [M] {
         // Inlinable so that appending is specialized for the model type in the caller's code.
         var models: [M] = []
-        try forEach(M.self, sql: sql) { models.append($0) }
+        try forEachModel(M.self, sql: sql) { models.append($0) }
         return models
     }
 
@@ -278,6 +278,12 @@ extension DatabaseContext {
     ///   - body: Called with each model; throwing stops the iteration.
     /// - Throws: As ``fetchAll(_:sql:)-(M.Type,_)``, or what `body` throws.
     public func forEach<M: Model>(_ type: M.Type, sql: SQL, _ body: (M) throws -> Void) throws {
+        try forEachModel(M.self, sql: sql) { try body($0) }
+    }
+
+    /// Decodes models from your own SQL one at a time, handing each over.
+    @usableFromInline
+    func forEachModel<M: Model>(_ type: M.Type, sql: SQL, _ body: (consuming M) throws -> Void) throws {
         try withReader { connection in
             try connection.forEachModel(M.self, table: TableSchemaCache.schema(for: M.self), sql: sql, body)
         }
