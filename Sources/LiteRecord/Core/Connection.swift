@@ -155,7 +155,7 @@ public final class Connection: DatabaseContext {
             return try lend(try prepareSingle(sql, persistent: false), body)
         }
         let statement: Statement
-        if let cached = statementCache[sql] {
+        if let cached = statementCache.statement(for: sql) {
             statement = cached.isInUse ? try prepareSingle(sql, persistent: false) : cached
         } else {
             statement = try prepareSingle(sql, persistent: true)
@@ -206,7 +206,7 @@ public final class Connection: DatabaseContext {
     func execute(_ sql: SQL) throws {
         if let error = sql.conversionError { throw error }
         // One cache lookup: hashing long SQL text is a visible cost on hot paths.
-        guard let cached = statementCache[sql.text] else {
+        guard let cached = statementCache.statement(for: sql.text) else {
             return try executeScript(sql)
         }
         let statement = cached.isInUse ? try prepareSingle(sql.text, persistent: false) : cached
@@ -227,7 +227,7 @@ public final class Connection: DatabaseContext {
             authorizer?.isRecordingReads != true
         else {
             try execute(SQL(sql, arguments: arguments))
-            if authorizer?.isRecordingReads != true, let cached = statementCache[sql] {
+            if authorizer?.isRecordingReads != true, let cached = statementCache.statement(for: sql) {
                 modelStatements[key] = (sql, cached)
             }
             return

@@ -17,4 +17,16 @@ import Testing
         #expect(try db.fetchOne(Int.self, sql: decomposedQuery) == 0)
         #expect(try db.fetchOne(Int.self, sql: composedQuery) == 1)
     }
+
+    /// The statement used last is found by comparing bytes: SQL of the same length, or one a
+    /// prefix of the other, must still get its own statement, in any order.
+    @Test func lastUsedStatementIsOnlyReusedForTheSameText() throws {
+        let db = try Database(.inMemory)
+        let queries = ["SELECT 1", "SELECT 2", "SELECT 2", "SELECT 20", "SELECT 1", "SELECT 20", "SELECT 2"]
+        for _ in 0..<3 {
+            for query in queries {
+                #expect(try db.firstValue(Int.self, sql: SQL(query)) == Int(query.dropFirst(7)))
+            }
+        }
+    }
 }
