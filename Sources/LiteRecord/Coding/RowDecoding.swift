@@ -207,7 +207,7 @@ struct RowSingleValueContainer: SingleValueDecodingContainer {
 /// about it have an empty coding path.
 struct FirstColumnKey: CodingKey {
     var stringValue: String { "" }
-    var intValue: Int? { 0 }
+    var intValue: Int? { nil }
 
     init() {}
     init?(stringValue: String) { nil }
