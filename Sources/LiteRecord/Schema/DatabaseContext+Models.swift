@@ -15,6 +15,7 @@ extension DatabaseContext {
         try withConnection { connection in
             let table = try connection.table(for: M.self)
             let encoded = try connection.encodeModel(model, table: table)
+            try connection.checkPrimaryKey(of: encoded, table: table)
             try connection.runInsert(
                 encoded, of: M.self, table: table, sql: table.statements.insert, kind: .insert)
             connection.assignRowID(to: &model, table: table)
@@ -112,6 +113,7 @@ extension DatabaseContext {
                 return
             }
             let encoded = try connection.encodeModel(model, table: table)
+            try connection.checkPrimaryKey(of: encoded, table: table)
             try connection.runInsert(encoded, of: M.self, table: table, sql: upsert, kind: .upsert)
         }
     }
