@@ -6,14 +6,6 @@
 /// column and data in place. A column whose stored type no longer fits the property is reported
 /// as a ``SchemaError``, since converting it could lose data.
 enum TableMigration {
-    /// A column as the database declares it.
-    private struct ExistingColumn: Decodable {
-        let name: String
-        let type: String
-        let notnull: Int
-        let pk: Int
-    }
-
     /// Creates or grows the table of `schema`.
     ///
     /// Outside a transaction, the check runs as a plain read first, so that a table that needs
@@ -50,10 +42,8 @@ enum TableMigration {
     }
 
     private static func grow(_ schema: TableSchema, on connection: Connection) throws {
-        let existing = try connection.fetchAll(
-            ExistingColumn.self,
-            sql: "SELECT name, type, \"notnull\", pk FROM pragma_table_xinfo(\(schema.tableName))")
-        var existingByName: [String: ExistingColumn] = [:]
+        let existing = try storedColumns(schema.tableName, on: connection)
+        var existingByName: [String: StoredColumn] = [:]
         for column in existing { existingByName[column.name.lowercased()] = column }
         for column in schema.columns {
             if let stored = existingByName[column.name.lowercased()] {
@@ -69,13 +59,15 @@ enum TableMigration {
             }
             try connection.execute(SQL(TableDefinition.addColumn(column, to: schema.tableName)))
         }
+        let relaxed = columnsToRelax(schema, stored: existing)
+        if !relaxed.isEmpty { try relaxNotNull(relaxed, of: schema, on: connection) }
         try createUniqueConstraints(schema, on: connection)
         try createIndexes(schema, on: connection)
     }
 
     /// Reports a column whose declared type cannot hold the property's values without conversion.
     private static func checkCompatible(
-        _ column: TableSchema.Column, stored: ExistingColumn, schema: TableSchema
+        _ column: TableSchema.Column, stored: StoredColumn, schema: TableSchema
     ) throws {
         let storedAffinity = Affinity(declaredType: stored.type)
         let modelAffinity = Affinity(declaredType: column.declaredType.rawValue)
