@@ -307,8 +307,9 @@ extension DatabaseContext {
     ///
     /// What is automatic: a missing table is created with its indexes; a new property adds a
     /// column (an optional one is NULL in old rows; a non-optional one needs a schema default);
-    /// new indexes and unique constraints are created. What is not: nothing is dropped,
-    /// renamed or converted; a removed property leaves its column; a changed type is an error.
+    /// new indexes and unique constraints are created; the column of a removed property, or of
+    /// a property made optional, loses its `NOT NULL` (keeping its data) so that writes go on.
+    /// What is not: nothing is dropped, renamed or converted; a changed type is an error.
     ///
     /// - Parameter type: The model type.
     /// - Throws: ``SchemaError`` explaining what cannot be done and how to fix it.

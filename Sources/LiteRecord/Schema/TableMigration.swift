@@ -3,8 +3,10 @@
 ///
 /// It creates what is missing (the table, new columns, new indexes and unique constraints)
 /// and never drops, renames or converts anything. A property removed from the model leaves its
-/// column and data in place. A column whose stored type no longer fits the property is reported
-/// as a ``SchemaError``, since converting it could lose data.
+/// column and data in place; when that column is `NOT NULL` without a default, or its property
+/// became optional, it loses only its `NOT NULL`, so that the model's writes go on (see
+/// `TableMigration+NotNull.swift`). A column whose stored type no longer fits the property is
+/// reported as a ``SchemaError``, since converting it could lose data.
 enum TableMigration {
     /// Creates or grows the table of `schema`.
     ///
