@@ -10,7 +10,8 @@ extension DatabaseContext {
     /// - Parameter model: The model; its key is set on return.
     /// - Throws: ``DatabaseError`` (a unique or NOT NULL violation names the table and column),
     ///   `EncodingError` for a value that cannot be stored, ``SchemaError`` for a model that
-    ///   cannot be mapped. Nothing is written when it throws.
+    ///   cannot be mapped, ``PersistenceError`` for a `nil` primary key that SQLite does not
+    ///   assign (a `String?` or `UUID?` key). Nothing is written when it throws.
     public func insert<M: Model>(_ model: inout M) throws {
         try withConnection { connection in
             let table = try connection.table(for: M.self)
@@ -104,7 +105,8 @@ extension DatabaseContext {
     /// (`INSERT ... ON CONFLICT DO UPDATE`). A `nil` rowid key is always an insert and is set.
     ///
     /// - Parameter model: The model; its rowid key is set when it was inserted.
-    /// - Throws: ``DatabaseError`` for constraint violations other than the key's.
+    /// - Throws: ``DatabaseError`` for constraint violations other than the key's;
+    ///   ``PersistenceError`` for a `nil` key that SQLite does not assign (nothing is written).
     public func save<M: Model>(_ model: inout M) throws {
         try withConnection { connection in
             let table = try connection.table(for: M.self)

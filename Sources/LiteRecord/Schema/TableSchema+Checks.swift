@@ -18,7 +18,7 @@ extension TableSchema {
         )
     }
 
-    /// Throws when the model encodes a key its `init(from:)` never decodes: such a property
+    /// Throws when the model encodes a stored property its `init(from:)` never decodes: it
     /// cannot be a column, since a row could be written but never read back. The usual cause
     /// is `let id = UUID()`, which Codable's synthesized `init(from:)` skips (a `let` with an
     /// initial value cannot be assigned again) and its `encode(to:)` writes.
@@ -29,15 +29,12 @@ extension TableSchema {
             let encoded = try? RowEncoder(dateStorage: .text, columnDateStorage: [:]).encode(instance)
         else { return }
         let decoded = Set(probe.columns.map(\.key))
+        // Only a stored property's own key: a custom encode(to:) may write an extra key (a type
+        // tag) into a column an existing table has, and that keeps working.
         let encodedOnly = encoded.columns.filter { !decoded.contains($0) }
-        guard let key = encodedOnly.first else { return }
+        guard let field = fields.first(where: { encodedOnly.contains($0.name) }) else { return }
+        let key = field.name
         let typeName = String(describing: M.self)
-        guard let field = fields.first(where: { $0.name == key }) else {
-            throw SchemaError(
-                "\(typeName) encodes \(encodedOnly.joined(separator: ", ")) but its init(from:) never decodes "
-                    + "it, so it cannot be a column (a row could be written, never read back); decode it in "
-                    + "init(from:) too, or stop encoding it")
-        }
         let example = field.type == UUID.self ? "UUID()" : "<initial value>"
         throw SchemaError(
             "\(typeName).\(key) is encoded but never decoded: a `let` with an initial value "

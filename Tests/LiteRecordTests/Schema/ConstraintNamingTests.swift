@@ -96,6 +96,28 @@ private struct OldNamedIndex: Model {
         }
     }
 
+    /// An older version created only one of two colliding indexes, under the shared name: the
+    /// missing one is created under a hashed name, once, whichever of the two came first.
+    @Test(arguments: ["a_b", "a, b"])
+    func collidingIndexMissingFromAnOlderVersionIsCreatedOnce(existing: String) throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.file("old.sqlite")
+            do {
+                let db = try Database(path: path)
+                try db.execute(
+                    sql: SQL(
+                        "CREATE TABLE colliding_indexes (id INTEGER PRIMARY KEY, a INTEGER NOT NULL, "
+                            + "b INTEGER NOT NULL, a_b INTEGER NOT NULL);"
+                            + "CREATE INDEX colliding_indexes_on_a_b ON colliding_indexes (\(existing))"))
+            }
+            for _ in 0..<3 {
+                let db = try Database(path: path)
+                try db.migrate(CollidingIndexes.self)
+                #expect(try indexShapes(db, "colliding_indexes") == ["a,b", "a_b"])
+            }
+        }
+    }
+
     @Test func namesAreStableForAModelWithoutCollisions() throws {
         let db = try Database(.inMemory)
         try db.migrate(OldNamedIndex.self)
