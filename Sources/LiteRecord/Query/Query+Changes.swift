@@ -55,7 +55,7 @@ extension Query {
         let setClause = sets.dropFirst().reduce(first.sql) { "\($0), \($1.sql)" }
         return try run { connection, table in
             var sql: SQL = "UPDATE \(SQL(SQL.quoteIdentifier(table.tableName))) SET \(setClause)"
-            sql.append(try rowSelection(table))
+            sql.append(try rowSelection(table, on: connection))
             try connection.execute(sql)
             return connection.changes
         }
@@ -69,15 +69,52 @@ extension Query {
     public func deleteAll() throws -> Int {
         try run { connection, table in
             var sql: SQL = "DELETE FROM \(SQL(SQL.quoteIdentifier(table.tableName)))"
-            sql.append(try rowSelection(table))
+            sql.append(try rowSelection(table, on: connection))
             try connection.execute(sql)
             return connection.changes
         }
     }
 
-    /// The WHERE of a bulk change; with a limit or an order, the rows are chosen by rowid.
-    private func rowSelection(_ table: TableSchema) throws -> SQL {
+    /// The WHERE of a bulk change; with a limit or an offset, the rows are chosen by their row
+    /// identity: SQLite's rowid under a name no column shadows (a model may well have a `rowid`
+    /// property), or the primary key of a `WITHOUT ROWID` table.
+    private func rowSelection(_ table: TableSchema, on connection: Connection) throws -> SQL {
         guard limitCount != nil || offsetCount != nil else { return whereClause() }
-        return " WHERE rowid IN (\(selectSQL("rowid", table: table)))"
+        let identity = try connection.rowIdentity(of: table.tableName)
+        return " WHERE \(SQL(identity.compared)) IN (\(selectSQL(SQL(identity.selected), table: table)))"
+    }
+}
+
+extension Connection {
+    /// What identifies a row of `table` in SQL: `rowid`, `oid` or `_rowid_`, whichever no
+    /// column of the table is named (a column by one of these names hides SQLite's rowid under
+    /// it); for a `WITHOUT ROWID` table, its primary key columns as a row value.
+    ///
+    /// - Throws: ``SchemaError`` when the table has a column by each of the three names and no
+    ///   primary key to use instead.
+    func rowIdentity(of table: String) throws -> (compared: String, selected: String) {
+        let columns = try fetchAll(
+            Row.self, sql: "SELECT name, pk FROM pragma_table_xinfo(\(table)) ORDER BY pk")
+        var names = Set<String>()
+        var keyColumns: [String] = []
+        for column in columns {
+            let name: String = try column.value(named: "name")
+            names.insert(name.lowercased())
+            if try column.value(Int.self, named: "pk") > 0 { keyColumns.append(name) }
+        }
+        let withoutRowID =
+            try fetchOne(
+                Int.self, sql: "SELECT wr FROM pragma_table_list WHERE schema = 'main' AND name = \(table)")
+            == 1
+        if !withoutRowID, let alias = ["rowid", "oid", "_rowid_"].first(where: { !names.contains($0) }) {
+            return (alias, alias)
+        }
+        guard !keyColumns.isEmpty else {
+            throw SchemaError(
+                "cannot choose rows of \(table) by a limit or offset: its columns rowid, oid and _rowid_ hide "
+                    + "SQLite's rowid and it has no primary key; select the rows by a where clause instead")
+        }
+        let quoted = keyColumns.map(SQL.quoteIdentifier).joined(separator: ", ")
+        return (keyColumns.count == 1 ? quoted : "(\(quoted))", quoted)
     }
 }

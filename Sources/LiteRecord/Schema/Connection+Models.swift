@@ -43,6 +43,22 @@ extension Connection {
         try execute(SQL(text, arguments: StatementArguments(positional: row.values)))
     }
 
+    /// Throws, before anything is written, when a primary key column that SQLite does not
+    /// assign (any key but an `Int64?`/`Int?` rowid) would be NULL: SQLite accepts a NULL key
+    /// in a rowid table, and such a row can never be found, updated or deleted by key.
+    func checkPrimaryKey(of encoded: (row: EncodedRow, matchesTable: Bool), table: TableSchema) throws {
+        for (column, position) in table.requiredKeyColumns {
+            let value = encoded.matchesTable ? encoded.row.values[position] : encoded.row[column]
+            guard value == nil || value == .null else { continue }
+            let property = table.columns.first { $0.name == column }.flatMap(\.property) ?? column
+            throw PersistenceError(
+                "\(table.typeName).\(property) is nil, but it is part of the primary key of \(table.tableName) "
+                    + "and SQLite assigns only an Int64? or Int? key: give \(property) a value before writing "
+                    + "(for a UUID key, `var \(property) = UUID()`); nothing was written",
+                table: table.tableName)
+        }
+    }
+
     /// The values of the primary key columns of an encoded row, in key order.
     func keyValues(of row: EncodedRow, table: TableSchema) throws -> [DatabaseValue] {
         guard !table.primaryKey.isEmpty else {

@@ -10,11 +10,13 @@ extension DatabaseContext {
     /// - Parameter model: The model; its key is set on return.
     /// - Throws: ``DatabaseError`` (a unique or NOT NULL violation names the table and column),
     ///   `EncodingError` for a value that cannot be stored, ``SchemaError`` for a model that
-    ///   cannot be mapped. Nothing is written when it throws.
+    ///   cannot be mapped, ``PersistenceError`` for a `nil` primary key that SQLite does not
+    ///   assign (a `String?` or `UUID?` key). Nothing is written when it throws.
     public func insert<M: Model>(_ model: inout M) throws {
         try withConnection { connection in
             let table = try connection.table(for: M.self)
             let encoded = try connection.encodeModel(model, table: table)
+            try connection.checkPrimaryKey(of: encoded, table: table)
             try connection.runInsert(
                 encoded, of: M.self, table: table, sql: table.statements.insert, kind: .insert)
             connection.assignRowID(to: &model, table: table)
@@ -103,7 +105,8 @@ extension DatabaseContext {
     /// (`INSERT ... ON CONFLICT DO UPDATE`). A `nil` rowid key is always an insert and is set.
     ///
     /// - Parameter model: The model; its rowid key is set when it was inserted.
-    /// - Throws: ``DatabaseError`` for constraint violations other than the key's.
+    /// - Throws: ``DatabaseError`` for constraint violations other than the key's;
+    ///   ``PersistenceError`` for a `nil` key that SQLite does not assign (nothing is written).
     public func save<M: Model>(_ model: inout M) throws {
         try withConnection { connection in
             let table = try connection.table(for: M.self)
@@ -112,6 +115,7 @@ extension DatabaseContext {
                 return
             }
             let encoded = try connection.encodeModel(model, table: table)
+            try connection.checkPrimaryKey(of: encoded, table: table)
             try connection.runInsert(encoded, of: M.self, table: table, sql: upsert, kind: .upsert)
         }
     }
@@ -305,8 +309,9 @@ extension DatabaseContext {
     ///
     /// What is automatic: a missing table is created with its indexes; a new property adds a
     /// column (an optional one is NULL in old rows; a non-optional one needs a schema default);
-    /// new indexes and unique constraints are created. What is not: nothing is dropped,
-    /// renamed or converted; a removed property leaves its column; a changed type is an error.
+    /// new indexes and unique constraints are created; the column of a removed property, or of
+    /// a property made optional, loses its `NOT NULL` (keeping its data) so that writes go on.
+    /// What is not: nothing is dropped, renamed or converted; a changed type is an error.
     ///
     /// - Parameter type: The model type.
     /// - Throws: ``SchemaError`` explaining what cannot be done and how to fix it.

@@ -37,8 +37,10 @@ enum SchemaProbe {
 
     static func probe<T: Decodable>(_ type: T.Type) throws -> Result {
         var best: (columns: [ProbedColumn], error: any Error)?
+        let recursion = ProbeRecursion()
         for profile in Profile.allCases {
-            let recorder = ProbeRecorder(profile: profile)
+            let recorder = ProbeRecorder(
+                profile: profile, enclosingTypes: [ObjectIdentifier(T.self)], recursion: recursion)
             do {
                 let instance = try T(from: ProbeDecoder(recorder: recorder))
                 var result = Result(columns: recorder.columns, instance: instance, profile: profile)
@@ -61,6 +63,14 @@ enum SchemaProbe {
         }
         if let columns = completedFromStoredProperties(T.self, recorded: best.columns, error: best.error) {
             return Result(columns: columns, instance: nil, profile: nil)
+        }
+        if let recursive = recursion.recursiveType {
+            throw SchemaError(
+                "cannot read the columns of \(T.self): decoding it decodes \(recursive) inside itself without end "
+                    + "(a recursive type whose init(from:) decodes its own type whatever the data holds), so no "
+                    + "placeholder can finish it; decode the nested \(recursive) only when its key is present "
+                    + "(container.contains(_:) or decodeIfPresent), or give the model a property order and "
+                    + "CodingKeys named like its properties (\(best.error))")
         }
         throw SchemaError(
             "cannot read the columns of \(T.self): its init(from:) rejected every placeholder value "
@@ -105,7 +115,8 @@ enum SchemaProbe {
         let base = fields(baseline)
         var matches: [String: String] = [:]
         for key in keys {
-            let recorder = ProbeRecorder(profile: profile, alternateKey: key)
+            let recorder = ProbeRecorder(
+                profile: profile, alternateKey: key, enclosingTypes: [ObjectIdentifier(T.self)])
             guard let changed = try? T(from: ProbeDecoder(recorder: recorder)) else { continue }
             let differing = zip(base, fields(changed)).filter { $0.text != $1.text }.map(\.0.label)
             if differing.count == 1, matches[differing[0]] == nil { matches[differing[0]] = key }
@@ -129,8 +140,8 @@ enum SchemaProbe {
                 if let value = try? convertible.fromDatabaseValue(candidate) as? T { return value }
             }
         }
-        if let value = try? T(
-            from: ProbeDecoder(recorder: ProbeRecorder(profile: recorder.profile, nested: true)))
+        if recorder.mayDecodePlaceholder(of: T.self),
+            let value = try? T(from: ProbeDecoder(recorder: recorder.nested(in: T.self)))
         {
             return value
         }
@@ -200,7 +211,7 @@ struct PlaceholderUnavailable: Error, CustomStringConvertible {
 }
 
 /// An optional type, seen through `Any.Type`.
-private protocol ProbeOptional {
+protocol ProbeOptional {
     static var wrappedType: Any.Type { get }
 }
 
@@ -215,12 +226,48 @@ final class ProbeRecorder {
     let isNested: Bool
     /// The key that gets an alternate primitive value, to find which property it fills.
     let alternateKey: String?
+    /// The types whose placeholders are being decoded around this decoder, outermost first.
+    let enclosingTypes: [ObjectIdentifier]
+    /// Shared by a probe and every decoder nested in it.
+    let recursion: ProbeRecursion
     private(set) var columns: [ProbedColumn] = []
 
-    init(profile: SchemaProbe.Profile, nested: Bool = false, alternateKey: String? = nil) {
+    init(
+        profile: SchemaProbe.Profile, nested: Bool = false, alternateKey: String? = nil,
+        enclosingTypes: [ObjectIdentifier] = [], recursion: ProbeRecursion = ProbeRecursion()
+    ) {
         self.profile = profile
         self.isNested = nested
         self.alternateKey = alternateKey
+        self.enclosingTypes = enclosingTypes
+        self.recursion = recursion
+    }
+
+    /// A recorder for the value of a property of type `type` (or a nested container).
+    func nested(in type: Any.Type? = nil) -> ProbeRecorder {
+        ProbeRecorder(
+            profile: profile, nested: true,
+            enclosingTypes: enclosingTypes + (type.map { [ObjectIdentifier($0)] } ?? []), recursion: recursion
+        )
+    }
+
+    /// Whether the decoders around this one already decode a type inside itself: a type whose
+    /// `init(from:)` decodes its own type whenever a key is present (a linked list) would
+    /// recurse forever against a decoder that says every key is present, so inside one
+    /// recursion no key is present any more.
+    var isInsideRecursion: Bool {
+        Set(enclosingTypes).count < enclosingTypes.count
+            || enclosingTypes.count >= ProbeRecursion.maximumDepth
+    }
+
+    /// Whether a placeholder of `type` may be decoded here: not when that would enter a type a
+    /// second time inside a recursion of it, or go deeper than any real type nests.
+    func mayDecodePlaceholder(of type: Any.Type) -> Bool {
+        let id = ObjectIdentifier(type)
+        let allowed =
+            enclosingTypes.filter { $0 == id }.count < 2 && enclosingTypes.count < ProbeRecursion.maximumDepth
+        if !allowed { recursion.note(type) }
+        return allowed
     }
 
     /// Whether `key` (of the top-level container) gets the alternate value.
@@ -234,143 +281,13 @@ final class ProbeRecorder {
     }
 }
 
-/// A decoder that answers every request with a placeholder.
-struct ProbeDecoder: Decoder {
-    let recorder: ProbeRecorder
-    var codingPath: [any CodingKey] { [] }
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
+/// What a probe learned about recursion: the type it refused to decode inside itself again.
+final class ProbeRecursion {
+    /// Deeper than any real type nests; bounds types that recurse through ever new generic types.
+    static let maximumDepth = 32
+    private(set) var recursiveType: Any.Type?
 
-    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        KeyedDecodingContainer(ProbeKeyedContainer<Key>(recorder: recorder))
-    }
-
-    func unkeyedContainer() throws -> any UnkeyedDecodingContainer { EmptyUnkeyedContainer() }
-
-    func singleValueContainer() throws -> any SingleValueDecodingContainer {
-        ProbeSingleValueContainer(recorder: recorder)
-    }
-}
-
-struct ProbeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    let recorder: ProbeRecorder
-    var codingPath: [any CodingKey] { [] }
-    var allKeys: [Key] { [] }
-
-    func contains(_ key: Key) -> Bool { true }
-    func decodeNil(forKey key: Key) throws -> Bool { false }
-
-    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        let index = recorder.record(key.stringValue, T.self, optional: false)
-        let alternate = recorder.isAlternate(key.stringValue)
-        guard
-            let value = SchemaProbe.placeholder(
-                T.self, index: index, recorder: recorder, alternate: alternate)
-        else {
-            throw PlaceholderUnavailable(key: key.stringValue, type: T.self)
-        }
-        return value
-    }
-
-    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        let index = recorder.record(key.stringValue, T.self, optional: true)
-        // A value rather than nil where one is cheap, so the marked profile can find the property.
-        return SchemaProbe.primitivePlaceholder(
-            T.self, index: index, profile: recorder.profile, alternate: recorder.isAlternate(key.stringValue))
-    }
-
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decode(type, key) }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { try decode(type, key) }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decode(type, key) }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try decode(type, key) }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decode(type, key) }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try decode(type, key) }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try decode(type, key) }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try decode(type, key) }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try decode(type, key) }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try decode(type, key) }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try decode(type, key) }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try decode(type, key) }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try decode(type, key) }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decode(type, key) }
-
-    private func decode<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T {
-        try decode(type, forKey: key)
-    }
-
-    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try optional(type, key) }
-    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try optional(type, key) }
-    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try optional(type, key) }
-    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try optional(type, key) }
-    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try optional(type, key) }
-    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try optional(type, key) }
-    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try optional(type, key) }
-    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try optional(type, key) }
-    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try optional(type, key) }
-    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try optional(type, key) }
-    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try optional(type, key) }
-    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try optional(type, key) }
-    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try optional(type, key) }
-    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try optional(type, key) }
-
-    private func optional<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T? {
-        try decodeIfPresent(type, forKey: key)
-    }
-
-    func nestedContainer<NestedKey: CodingKey>(
-        keyedBy type: NestedKey.Type, forKey key: Key
-    ) throws -> KeyedDecodingContainer<NestedKey> {
-        _ = recorder.record(key.stringValue, [String: String].self, optional: false)
-        return KeyedDecodingContainer(
-            ProbeKeyedContainer<NestedKey>(recorder: ProbeRecorder(profile: recorder.profile, nested: true)))
-    }
-
-    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        _ = recorder.record(key.stringValue, [String].self, optional: false)
-        return EmptyUnkeyedContainer()
-    }
-
-    func superDecoder() throws -> any Decoder { ProbeDecoder(recorder: recorder) }
-
-    func superDecoder(forKey key: Key) throws -> any Decoder {
-        _ = recorder.record(key.stringValue, [String: String].self, optional: false)
-        return ProbeDecoder(recorder: ProbeRecorder(profile: recorder.profile, nested: true))
-    }
-}
-
-struct ProbeSingleValueContainer: SingleValueDecodingContainer {
-    let recorder: ProbeRecorder
-    var codingPath: [any CodingKey] { [] }
-
-    func decodeNil() -> Bool { false }
-
-    func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        guard let value = SchemaProbe.placeholder(T.self, index: 0, recorder: recorder) else {
-            throw SchemaError("cannot make a placeholder \(T.self)")
-        }
-        return value
-    }
-}
-
-/// An empty list: arrays, sets and dictionaries probe as empty.
-struct EmptyUnkeyedContainer: UnkeyedDecodingContainer {
-    var codingPath: [any CodingKey] { [] }
-    var count: Int? { 0 }
-    var isAtEnd: Bool { true }
-    var currentIndex: Int { 0 }
-
-    mutating func decodeNil() throws -> Bool { false }
-    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        throw SchemaError("an empty probe list has no elements")
-    }
-    mutating func nestedContainer<NestedKey: CodingKey>(
-        keyedBy type: NestedKey.Type
-    ) throws -> KeyedDecodingContainer<NestedKey> {
-        throw SchemaError("an empty probe list has no elements")
-    }
-    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        throw SchemaError("an empty probe list has no elements")
-    }
-    mutating func superDecoder() throws -> any Decoder {
-        throw SchemaError("an empty probe list has no elements")
+    func note(_ type: Any.Type) {
+        if recursiveType == nil { recursiveType = type }
     }
 }

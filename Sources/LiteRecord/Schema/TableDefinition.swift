@@ -11,10 +11,12 @@ enum TableDefinition {
             var line = "\(SQL.quoteIdentifier(column.name))"
             if !column.declaredType.rawValue.isEmpty { line += " \(column.declaredType.rawValue)" }
             if column.name == inlineKey {
+                // Only an INTEGER PRIMARY KEY (the rowid) gets a value from SQLite; any other key
+                // must have one, or its row could never be found (SQLite allows NULL keys).
                 line += " PRIMARY KEY"
-                if !column.isOptional && schema.rowIDKey == nil { line += " NOT NULL" }
+                if schema.rowIDKey == nil { line += " NOT NULL" }
             } else {
-                line += try constraints(of: column)
+                line += try constraints(of: column, isKey: schema.primaryKey.contains(column.name))
             }
             lines.append(line)
         }
@@ -28,10 +30,11 @@ enum TableDefinition {
             + lines.joined(separator: ",\n    ") + "\n)"
     }
 
-    /// `NOT NULL`, `COLLATE` and `DEFAULT` of a column.
-    static func constraints(of column: TableSchema.Column) throws -> String {
+    /// `NOT NULL`, `COLLATE` and `DEFAULT` of a column; a member of a composite primary key
+    /// is `NOT NULL` even when its property is optional.
+    static func constraints(of column: TableSchema.Column, isKey: Bool = false) throws -> String {
         var text = ""
-        if !column.isOptional { text += " NOT NULL" }
+        if !column.isOptional || isKey { text += " NOT NULL" }
         if let collation = column.collation { text += " COLLATE \(SQL.quoteIdentifier(collation.rawValue))" }
         if let value = column.defaultValue { text += " DEFAULT \(try literal(value, column: column.name))" }
         return text
@@ -47,9 +50,24 @@ enum TableDefinition {
         "\(table)_\(unique ? "unique" : "on")_\(columns.joined(separator: "_"))"
     }
 
-    static func createIndex(table: String, columns: [String], unique: Bool) -> String {
-        let name = indexName(table: table, columns: columns, unique: unique)
-        return "CREATE \(unique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(SQL.quoteIdentifier(name)) "
+    /// The name of an index whose readable name is taken by another one: the readable name and
+    /// a 64-bit FNV-1a hash of the table, the uniqueness and each column name with its length,
+    /// so that different column lists give different names.
+    static func disambiguatedIndexName(table: String, columns: [String], unique: Bool) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        let parts = [table, unique ? "unique" : "on"] + columns
+        for part in parts {
+            for byte in Array("\(part.utf8.count):".utf8) + Array(part.utf8) {
+                hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+            }
+        }
+        let hex = String(hash, radix: 16)
+        return indexName(table: table, columns: columns, unique: unique) + "_"
+            + String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    static func createIndex(named name: String, table: String, columns: [String], unique: Bool) -> String {
+        "CREATE \(unique ? "UNIQUE " : "")INDEX \(SQL.quoteIdentifier(name)) "
             + "ON \(SQL.quoteIdentifier(table)) (\(quotedList(columns)))"
     }
 

@@ -3,17 +3,11 @@
 ///
 /// It creates what is missing (the table, new columns, new indexes and unique constraints)
 /// and never drops, renames or converts anything. A property removed from the model leaves its
-/// column and data in place. A column whose stored type no longer fits the property is reported
-/// as a ``SchemaError``, since converting it could lose data.
+/// column and data in place; when that column is `NOT NULL` without a default, or its property
+/// became optional, it loses only its `NOT NULL`, so that the model's writes go on (see
+/// `TableMigration+NotNull.swift`). A column whose stored type no longer fits the property is
+/// reported as a ``SchemaError``, since converting it could lose data.
 enum TableMigration {
-    /// A column as the database declares it.
-    private struct ExistingColumn: Decodable {
-        let name: String
-        let type: String
-        let notnull: Int
-        let pk: Int
-    }
-
     /// Creates or grows the table of `schema`.
     ///
     /// Outside a transaction, the check runs as a plain read first, so that a table that needs
@@ -50,10 +44,8 @@ enum TableMigration {
     }
 
     private static func grow(_ schema: TableSchema, on connection: Connection) throws {
-        let existing = try connection.fetchAll(
-            ExistingColumn.self,
-            sql: "SELECT name, type, \"notnull\", pk FROM pragma_table_xinfo(\(schema.tableName))")
-        var existingByName: [String: ExistingColumn] = [:]
+        let existing = try storedColumns(schema.tableName, on: connection)
+        var existingByName: [String: StoredColumn] = [:]
         for column in existing { existingByName[column.name.lowercased()] = column }
         for column in schema.columns {
             if let stored = existingByName[column.name.lowercased()] {
@@ -69,13 +61,15 @@ enum TableMigration {
             }
             try connection.execute(SQL(TableDefinition.addColumn(column, to: schema.tableName)))
         }
+        let relaxed = columnsToRelax(schema, stored: existing)
+        if !relaxed.isEmpty { try relaxNotNull(relaxed, of: schema, on: connection) }
         try createUniqueConstraints(schema, on: connection)
         try createIndexes(schema, on: connection)
     }
 
     /// Reports a column whose declared type cannot hold the property's values without conversion.
     private static func checkCompatible(
-        _ column: TableSchema.Column, stored: ExistingColumn, schema: TableSchema
+        _ column: TableSchema.Column, stored: StoredColumn, schema: TableSchema
     ) throws {
         let storedAffinity = Affinity(declaredType: stored.type)
         let modelAffinity = Affinity(declaredType: column.declaredType.rawValue)
@@ -87,39 +81,93 @@ enum TableMigration {
                 + "migrate the column with a Migrator step")
     }
 
+    /// Creates each declared index that no index of the table already is (same columns in the
+    /// same order, same uniqueness, not partial): an index an older version created under
+    /// another name, or one another tool created, is used as it is, never duplicated.
     private static func createIndexes(_ schema: TableSchema, on connection: Connection) throws {
+        guard !schema.indexes.isEmpty else { return }
+        var existing = try existingIndexes(schema.tableName, on: connection)
         for columns in schema.indexes {
-            try connection.execute(
-                SQL(TableDefinition.createIndex(table: schema.tableName, columns: columns, unique: false)))
+            let shape = IndexShape(columns: columns, isUnique: false)
+            guard !existing.contains(where: { $0.matches(shape) }) else { continue }
+            try createIndex(shape, schema: schema, on: connection)
+            existing.append(shape)
         }
     }
 
     /// Unique constraints added to the model after the table was created become unique indexes.
     private static func createUniqueConstraints(_ schema: TableSchema, on connection: Connection) throws {
         guard !schema.uniques.isEmpty else { return }
-        let existing = try existingUniqueColumnSets(schema.tableName, on: connection)
-        for columns in schema.uniques where !existing.contains(Set(columns.map { $0.lowercased() })) {
+        var existing = try existingIndexes(schema.tableName, on: connection)
+        for columns in schema.uniques {
+            let shape = IndexShape(columns: columns, isUnique: true)
+            guard !existing.contains(where: { $0.matches(shape) }) else { continue }
             do {
-                try connection.execute(
-                    SQL(TableDefinition.createIndex(table: schema.tableName, columns: columns, unique: true)))
+                try createIndex(shape, schema: schema, on: connection)
             } catch let error as DatabaseError where error.resultCode.primary == .constraint {
                 throw SchemaError(
                     "cannot add UNIQUE(\(columns.joined(separator: ", "))) to \(schema.tableName): existing rows "
                         + "hold duplicate values (\(error.message)); remove the duplicates first")
             }
+            existing.append(shape)
         }
     }
 
-    private static func existingUniqueColumnSets(_ table: String, on connection: Connection) throws -> [Set<
-        String
-    >] {
+    /// Creates an index under its readable name, or, when another index (or table) already
+    /// has that name, under the readable name followed by a hash of the table, uniqueness and
+    /// exact column list: `[\.a_b]` and `[\.a, \.b]` both read `t_on_a_b`. The name is tried
+    /// rather than looked up first, so that a table that is checked reads `sqlite_master` once.
+    private static func createIndex(_ shape: IndexShape, schema: TableSchema, on connection: Connection)
+        throws
+    {
+        let table = schema.tableName
+        let readable = TableDefinition.indexName(table: table, columns: shape.columns, unique: shape.isUnique)
+        do {
+            try connection.execute(
+                SQL(
+                    TableDefinition.createIndex(
+                        named: readable, table: table, columns: shape.columns, unique: shape.isUnique)))
+        } catch let error as DatabaseError
+            where error.resultCode.primary == .error && error.message.contains("already exists")
+        {
+            let name = TableDefinition.disambiguatedIndexName(
+                table: table, columns: shape.columns, unique: shape.isUnique)
+            try connection.execute(
+                SQL(
+                    TableDefinition.createIndex(
+                        named: name, table: table, columns: shape.columns, unique: shape.isUnique)))
+        }
+    }
+
+    /// The columns and uniqueness of an index, or of a declared index or unique constraint.
+    private struct IndexShape {
+        /// Column names; `nil` for an expression.
+        let columns: [String]
+        let isUnique: Bool
+
+        /// Whether this existing index is the declared one: same uniqueness, and the same
+        /// columns (in order for an index; in any order for a unique constraint, which means
+        /// the same whatever the order). SQLite compares column names ignoring case.
+        func matches(_ declared: IndexShape) -> Bool {
+            guard isUnique == declared.isUnique, columns.count == declared.columns.count else { return false }
+            let mine = columns.map { $0.lowercased() }
+            let theirs = declared.columns.map { $0.lowercased() }
+            return isUnique ? Set(mine) == Set(theirs) : mine == theirs
+        }
+    }
+
+    /// The table's complete (not partial) indexes over plain columns, automatic ones included.
+    private static func existingIndexes(_ table: String, on connection: Connection) throws -> [IndexShape] {
         let indexes = try connection.fetchAll(
-            Row.self, sql: "SELECT name FROM pragma_index_list(\(table)) WHERE \"unique\" = 1")
-        return try indexes.map { index in
+            Row.self, sql: "SELECT name, \"unique\" FROM pragma_index_list(\(table)) WHERE partial = 0")
+        return try indexes.compactMap { index in
             let name: String = try index.value(named: "name")
             let columns = try connection.fetchAll(
-                String.self, sql: "SELECT name FROM pragma_index_info(\(name))")
-            return Set(columns.map { $0.lowercased() })
+                String?.self, sql: "SELECT name FROM pragma_index_info(\(name)) ORDER BY seqno")
+            // An index on an expression (a NULL name) is none of the declared ones.
+            guard !columns.contains(nil) else { return nil }
+            return IndexShape(
+                columns: columns.compactMap { $0 }, isUnique: try index.value(Int.self, named: "unique") == 1)
         }
     }
 }

@@ -45,6 +45,9 @@ final class TableSchema: Sendable {
     /// Column → date storage, for columns with their own strategy.
     let columnDateStorage: [String: DateStorage]
     let statements: ModelStatements
+    /// The primary key columns a write must give a value, with their positions in
+    /// ``ModelStatements/columns``: every key column but the rowid that SQLite assigns.
+    let requiredKeyColumns: [(name: String, position: Int)]
 
     init<M: Model>(resolving type: M.Type) throws {
         let schema = M.schema
@@ -52,13 +55,13 @@ final class TableSchema: Sendable {
         let typeName = String(describing: M.self)
         let tableName = schema.table ?? typeName.prefix(1).lowercased() + typeName.dropFirst()
         guard let fields = PropertyPath.storedFields(of: M.self) else {
-            throw SchemaError(
-                "\(typeName) is not a struct: a Model must be a struct so its properties can name columns")
+            throw TableSchema.notAStructError(M.self)
         }
         let probe = try SchemaProbe.probe(M.self)
         guard !probe.columns.isEmpty else {
             throw SchemaError("\(typeName) decodes no keyed properties, so it has no columns")
         }
+        try TableSchema.checkEveryEncodedKeyIsDecoded(M.self, probe: probe, fields: fields)
         let keyForProperty = TableSchema.matchProperties(fields: fields.map(\.name), probe: probe)
         let propertyForKey = Dictionary(
             keyForProperty.map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
@@ -67,7 +70,9 @@ final class TableSchema: Sendable {
             guard let path = ref.path else {
                 throw SchemaError(
                     "\(ref.keyPathDescription) in the \(role) of \(typeName) is not a stored property; "
-                        + "key paths in a Schema must name stored properties")
+                        + "key paths in a Schema must name stored properties"
+                        + TableSchema.propertyWrapperHint(
+                            typeName: typeName, fields: fields.map(\.name), keys: probe.columns.map(\.key)))
             }
             guard path.names.count == 1 else {
                 throw SchemaError(
@@ -101,13 +106,18 @@ final class TableSchema: Sendable {
             dateStorages[columnName(forKey: key)] = storage
         }
 
+        // A property of optional type is a nullable column, however its init(from:) decodes it
+        // (`if container.contains(.tail) { tail = try container.decode(...) }`).
+        let optionalProperties = Set(fields.filter { $0.type is any ProbeOptional.Type }.map(\.name))
         let columns = probe.columns.map { probed in
             let name = columnName(forKey: probed.key)
+            let isOptional =
+                probed.isOptional || propertyForKey[probed.key].map(optionalProperties.contains) == true
             let (declaredType, isJSON) = TableSchema.storage(
                 of: probed.type, dateStorage: dateStorages[name])
             return Column(
                 name: name, key: probed.key, property: propertyForKey[probed.key], declaredType: declaredType,
-                isOptional: probed.isOptional, isJSON: isJSON, collation: collations[probed.key],
+                isOptional: isOptional, isJSON: isJSON, collation: collations[probed.key],
                 defaultValue: defaults[probed.key], swiftTypeName: String(describing: probed.type))
         }
         let renamed = columns.filter { $0.name != $0.key }
@@ -158,8 +168,13 @@ final class TableSchema: Sendable {
         self.primaryKey = primaryKey
         self.uniques = uniques
         self.indexes = indexes
-        self.statements = ModelStatements(
+        let statements = ModelStatements(
             table: tableName, columns: columns.map(\.name), primaryKey: primaryKey)
+        self.statements = statements
+        self.requiredKeyColumns =
+            rowIDKey != nil
+            ? []
+            : primaryKey.compactMap { name in statements.columns.firstIndex(of: name).map { (name, $0) } }
     }
 
     /// Which property each coding key fills: by the marked placeholder values seen in the
@@ -181,6 +196,13 @@ final class TableSchema: Sendable {
         }
         for field in fields where keyForProperty[field] == nil && keys.contains(field) {
             if !keyForProperty.values.contains(field) { keyForProperty[field] = field }
+        }
+        // A property wrapper's storage `_level` is encoded under the wrapped property's name.
+        for field in fields where keyForProperty[field] == nil && field.hasPrefix("_") {
+            let key = String(field.dropFirst())
+            if keys.contains(key), !fields.contains(key), !keyForProperty.values.contains(key) {
+                keyForProperty[field] = key
+            }
         }
         if keyForProperty.count < keys.count && fields.count == keys.count {
             for (field, key) in zip(fields, keys) where keyForProperty[field] == nil {
