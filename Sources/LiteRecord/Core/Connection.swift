@@ -16,6 +16,8 @@ import CSQLite
 public final class Connection: DatabaseContext {
     let handle: OpaquePointer
     let hooks: ConnectionHooks
+    /// Whether SQLite rolled back the transaction that the running closures are in.
+    let transactionState = TransactionState()
     /// The settings the connection was opened with.
     public let configuration: Configuration
     /// Whether this connection writes, or serves reads from a ``Database``'s reader pool.
@@ -187,12 +189,15 @@ public final class Connection: DatabaseContext {
             return code
         }
         guard code == SQLITE_OK else {
-            throw DatabaseError.fromConnection(handle, code: code, sql: sql)
+            throw failure(DatabaseError.fromConnection(handle, code: code, sql: sql))
         }
         guard let statementHandle else {
             throw DatabaseError.misuse("no SQL statement to run", sql: sql)
         }
-        let statement = Statement(handle: statementHandle, connectionHandle: handle, hooks: hooks, sql: sql)
+        let statement = Statement(
+            handle: statementHandle, connectionHandle: handle, hooks: hooks,
+            transactionState: transactionState,
+            sql: sql)
         if trailingText {
             throw DatabaseError.misuse(
                 "the SQL holds more than one statement; use execute(sql:) to run a script", sql: sql)
@@ -260,16 +265,18 @@ public final class Connection: DatabaseContext {
                 var tail: UnsafePointer<CChar>?
                 let code = sqlite3_prepare_v2(handle, cursor, -1, &statementHandle, &tail)
                 guard code == SQLITE_OK else {
-                    throw DatabaseError.fromConnection(
-                        handle, code: code, sql: ScriptScanner.excerpt(from: cursor, whole: sql.text),
-                        arguments: sql.arguments)
+                    throw failure(
+                        DatabaseError.fromConnection(
+                            handle, code: code, sql: ScriptScanner.excerpt(from: cursor, whole: sql.text),
+                            arguments: sql.arguments))
                 }
                 let next = tail ?? cursor
                 defer { cursor = next }
                 guard let statementHandle else { continue }  // only spaces or comments
                 let text = String(cString: sqlite3_sql(statementHandle))
                 let statement = Statement(
-                    handle: statementHandle, connectionHandle: handle, hooks: hooks, sql: text)
+                    handle: statementHandle, connectionHandle: handle, hooks: hooks,
+                    transactionState: transactionState, sql: text)
                 let isLast = !ScriptScanner.hasStatement(after: next)
                 let isWholeText = isFirst && isLast
                 isFirst = false
@@ -289,6 +296,12 @@ public final class Connection: DatabaseContext {
             }
         }
         try consumer.finish(sql: sql.text)
+    }
+
+    /// Notes a failure to prepare, which can also roll a transaction back (out of memory, I/O).
+    private func failure(_ error: DatabaseError) -> DatabaseError {
+        transactionState.statementFailed(error, connectionHandle: handle)
+        return error
     }
 
     /// Prepares a single statement from the cache, binds it and hands it to `body` to step.
@@ -331,17 +344,28 @@ public final class Connection: DatabaseContext {
     // MARK: - Transactions
 
     /// Runs `body` in a transaction, or in a savepoint when a transaction is already open.
+    ///
+    /// On a connection that cannot write (read-only, or serving a read), `.immediate` and
+    /// `.exclusive` begin a deferred transaction: no write lock can be taken there.
     func performTransaction<T>(_ kind: TransactionKind, _ body: (Connection) throws -> T) throws -> T {
         if isInsideTransaction {
             return try performSavepoint(nil, body)
         }
-        try execute(SQL("BEGIN \(kind.rawValue) TRANSACTION" as String))
+        let begins = kind != .deferred && (isQueryOnly || isReadOnly) ? .deferred : kind
+        try execute(SQL("BEGIN \(begins.rawValue) TRANSACTION" as String))
+        transactionState.enterClosure()
+        defer { transactionState.leaveClosure() }
         let result: T
         do {
             result = try body(self)
         } catch {
             rollbackIfNeeded("ROLLBACK TRANSACTION")
             throw error
+        }
+        // The body may have caught the error after which SQLite rolled back: nothing to commit.
+        if let failure = transactionState.closureFailure() {
+            forgetPreparedModels()
+            throw failure
         }
         do {
             try execute(SQL("COMMIT TRANSACTION"))
@@ -357,30 +381,37 @@ public final class Connection: DatabaseContext {
         savepointCounter += 1
         let quoted = SQL.quoteIdentifier(name ?? "literecord_savepoint_\(savepointCounter)")
         try execute(SQL("SAVEPOINT \(quoted)" as String))
+        transactionState.enterClosure()
+        defer { transactionState.leaveClosure() }
         let result: T
         do {
             result = try body(self)
         } catch {
-            // Some errors (SQLITE_FULL, ...) have already rolled the whole transaction back.
-            if isInsideTransaction {
-                try? execute(SQL("ROLLBACK TRANSACTION TO SAVEPOINT \(quoted)" as String))
-                try? execute(SQL("RELEASE SAVEPOINT \(quoted)" as String))
-            }
-            forgetPreparedModels()
+            rollBack(to: quoted)
             throw error
+        }
+        if let failure = transactionState.closureFailure() {
+            forgetPreparedModels()
+            throw failure
         }
         do {
             try execute(SQL("RELEASE SAVEPOINT \(quoted)" as String))
         } catch {
             // A RELEASE that commits can fail (busy); leave nothing half-done behind.
-            if isInsideTransaction {
-                try? execute(SQL("ROLLBACK TRANSACTION TO SAVEPOINT \(quoted)" as String))
-                try? execute(SQL("RELEASE SAVEPOINT \(quoted)" as String))
-            }
-            forgetPreparedModels()
+            rollBack(to: quoted)
             throw error
         }
         return result
+    }
+
+    /// Undoes a savepoint's work and removes it, unless SQLite has already rolled back the
+    /// whole transaction (SQLITE_FULL, `ON CONFLICT ROLLBACK`, ...).
+    private func rollBack(to quotedSavepoint: String) {
+        if isInsideTransaction && !transactionState.refusesStatements {
+            try? execute(SQL("ROLLBACK TRANSACTION TO SAVEPOINT \(quotedSavepoint)" as String))
+            try? execute(SQL("RELEASE SAVEPOINT \(quotedSavepoint)" as String))
+        }
+        forgetPreparedModels()
     }
 
     /// Runs `body` where it cannot write: in a read transaction, so that everything it reads
@@ -392,7 +423,10 @@ public final class Connection: DatabaseContext {
         readDepth += 1
         defer {
             readDepth -= 1
-            if switchesQueryOnly { try? execute(SQL("PRAGMA query_only = OFF")) }
+            if switchesQueryOnly {
+                // Even inside a transaction SQLite rolled back: the writer must write again.
+                transactionState.allowingStatements { try? execute(SQL("PRAGMA query_only = OFF")) }
+            }
         }
         if isInsideTransaction { return try body(self) }
         return try performTransaction(.deferred, body)
@@ -414,10 +448,13 @@ public final class Connection: DatabaseContext {
 
 /// How a transaction takes its locks.
 public enum TransactionKind: String, Sendable {
-    /// Takes locks when the first statement needs them (SQLite's default).
+    /// Takes locks when the first statement needs them (SQLite's default). A transaction that
+    /// reads, then writes, fails with `.busy` (`.busySnapshot` in WAL mode) when another
+    /// connection wrote in between; use it for transactions that only read.
     case deferred = "DEFERRED"
-    /// Takes the write lock at once, so the transaction cannot fail later with `.busy`
-    /// when it first writes.
+    /// Takes the write lock at once, waiting up to the busy timeout for it, so the transaction
+    /// cannot fail later with `.busy` when it first writes. The default of
+    /// ``DatabaseContext/transaction(_:_:)``.
     case immediate = "IMMEDIATE"
     /// Like immediate; in rollback-journal mode also keeps readers out.
     case exclusive = "EXCLUSIVE"
