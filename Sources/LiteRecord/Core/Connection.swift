@@ -316,13 +316,60 @@ public final class Connection: DatabaseContext {
 
     // MARK: - Authorizer
 
-    /// Runs `body` and returns the names of the tables its statements read.
+    /// Runs `body` and returns the names of the tables its statements read, with the shadow
+    /// tables of the virtual tables among them.
     func recordingTablesRead<T>(_ body: () throws -> T) throws -> (T, Set<String>) {
         let authorizer = installAuthorizer()
         authorizer.startRecording()
-        defer { authorizer.stopRecording() }
-        let result = try body()
-        return (result, authorizer.tablesRead)
+        let result: T
+        do {
+            defer { authorizer.stopRecording() }
+            result = try body()
+        }
+        return (result, try addingShadowTables(to: authorizer.tablesRead))
+    }
+
+    /// SQLite's update hook never reports a virtual table: an FTS5 or R*Tree table changes
+    /// through the shadow tables that hold its data (`docs_data`, `docs_content`, ...), which
+    /// the hook does report. So a read of a virtual table counts as a read of its shadow tables.
+    /// An external-content FTS5 table kept by triggers changes its shadow tables whenever the
+    /// content table changes.
+    private func addingShadowTables(to tables: Set<String>) throws -> Set<String> {
+        guard !tables.isEmpty else { return tables }
+        var shadowTables: [String] = []
+        var virtualTables: Set<String> = []
+        do {
+            // `type` tells shadow tables apart exactly (SQLite 3.37 and later).
+            try forEachRow(
+                sql: "SELECT name, type FROM pragma_table_list WHERE type IN ('virtual', 'shadow')"
+            ) {
+                let name = try $0.value(String.self, at: 0)
+                if try $0.value(String.self, at: 1) == "virtual" {
+                    virtualTables.insert(name)
+                } else {
+                    shadowTables.append(name)
+                }
+            }
+        } catch let error as DatabaseError where error.primaryResultCode == .error {
+            // Older SQLite: shadow tables are those named after a virtual table, `name_suffix`.
+            try forEachRow(
+                sql: "SELECT name, sql LIKE 'CREATE VIRTUAL TABLE%' FROM sqlite_master WHERE type = 'table'"
+            ) {
+                let name = try $0.value(String.self, at: 0)
+                if try $0.value(Bool.self, at: 1) {
+                    virtualTables.insert(name)
+                } else {
+                    shadowTables.append(name)
+                }
+            }
+        }
+        let virtualTablesRead = virtualTables.filter { tables.contains($0) }
+        guard !virtualTablesRead.isEmpty else { return tables }
+        var expanded = tables
+        for shadow in shadowTables where virtualTablesRead.contains(where: { shadow.hasPrefix($0 + "_") }) {
+            expanded.insert(shadow)
+        }
+        return expanded
     }
 
     /// Makes `DELETE` without `WHERE` delete row by row, so the update hook reports every row
