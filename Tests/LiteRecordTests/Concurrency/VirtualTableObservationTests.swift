@@ -64,6 +64,21 @@ struct VirtualTableObservationTests {
         }
     }
 
+    /// Not only FTS5: an R*Tree index is a virtual table too, with shadow tables of its own.
+    @Test func anRTreeQueryUpdatesAfterAnInsert() async throws {
+        let db = try Database(.inMemory)
+        try await db.execute(sql: "CREATE VIRTUAL TABLE boxes USING rtree(id, minX, maxX)")
+        var values = db.observe { db in
+            try db.fetchAll(Row.self, sql: "SELECT id FROM boxes WHERE minX <= 5 AND maxX >= 5 ORDER BY id")
+                .map { try $0.value(Int64.self, at: 0) }
+        }.makeAsyncIterator()
+        #expect(try await values.next() == [])
+        try await db.execute(sql: "INSERT INTO boxes VALUES (1, 0, 10)")
+        #expect(try await values.next() == [1])
+        try await db.execute(sql: "INSERT INTO boxes VALUES (2, 4, 6), (3, 20, 30)")
+        #expect(try await values.next() == [1, 2])
+    }
+
     /// A change of an unrelated table does not make the virtual table's observation fetch.
     @Test func unrelatedTablesDoNotTrigger() async throws {
         let db = try Database(.inMemory)
