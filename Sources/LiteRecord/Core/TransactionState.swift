@@ -56,18 +56,27 @@ final class TransactionState {
         DatabaseError(
             resultCode: .abortRollback,
             message: "SQLite rolled back the transaction after an error, so this statement was not "
-                + "run and nothing of the transaction will be committed; the error was: "
-                + (rollbackCause?.description ?? "unknown"),
+                + "run and nothing of the transaction will be committed; the error was " + causeDescription,
             sql: sql, arguments: arguments)
     }
 
     /// The error a transaction or savepoint closure that returned throws after SQLite rolled
     /// back its transaction.
     func closureFailure() -> DatabaseError? {
-        guard let rollbackCause else { return nil }
+        guard rollbackCause != nil else { return nil }
         return DatabaseError(
             resultCode: .abortRollback,
             message: "SQLite rolled back the transaction after an error, and nothing of it was "
-                + "committed; the error was: " + rollbackCause.description)
+                + "committed; the error was " + causeDescription)
+    }
+
+    /// The error that made SQLite roll back: code, message, and the statement that failed.
+    private var causeDescription: String {
+        guard let rollbackCause else { return "unknown" }
+        var text = "\(rollbackCause.resultCode): \(rollbackCause.message)"
+        if let sql = rollbackCause.sql {
+            text += ", in `\(SafeDescription.cut(sql, toScalars: SafeDescription.sqlLimit))`"
+        }
+        return text
     }
 }

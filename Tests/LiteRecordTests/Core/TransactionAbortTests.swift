@@ -75,6 +75,12 @@ struct TransactionAbortTests {
         #expect(caught.map(\.resultCode) == [.constraintUnique, .abortRollback, .abortRollback])
         expectRolledBack(caught.last, because: "UNIQUE constraint failed: users.email")
         #expect(caught.last?.sql?.contains("INSERT INTO users") == true)
+        // The refusal names the statement that made SQLite roll back, and its code.
+        #expect(
+            caught.last?.message.hasSuffix(
+                "the error was SQLITE_CONSTRAINT_UNIQUE (2067): UNIQUE constraint failed: users.email, "
+                    + "in `INSERT INTO users(email) VALUES (?)`") == true,
+            "\(String(describing: caught.last))")
         #expect(try emails(db) == ["kept@x"])
         #expect(!db.isInsideTransaction)
 
