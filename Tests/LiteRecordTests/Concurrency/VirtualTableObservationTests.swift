@@ -4,7 +4,11 @@ import Testing
 
 /// Observations of fetches that read virtual tables: SQLite's update hook never reports a
 /// virtual table, only the shadow tables that hold its data, so those must count as read.
-@Suite("Observing virtual tables", .timeLimit(.minutes(1)))
+///
+/// Without that, an observation waits forever for its next value; the time limit turns the hang
+/// into a failure. It is generous because in a full run on two cores an async test may wait
+/// minutes for a thread (the other observation tests then take about 230 s).
+@Suite("Observing virtual tables", .timeLimit(.minutes(10)))
 struct VirtualTableObservationTests {
     /// Matches of `word` in the FTS5 table `docs`, by raw SQL.
     private static func matches(_ word: String) -> @Sendable (Connection) throws -> [String] {
