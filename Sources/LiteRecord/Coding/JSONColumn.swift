@@ -36,8 +36,9 @@ enum JSONColumn {
             do {
                 return try DateStorage.text.date(from: .text(text))
             } catch {
+                let shown = SafeDescription.cut(text, toScalars: SafeDescription.textLimit)
                 throw DecodingError.dataCorruptedError(
-                    in: container, debugDescription: "invalid date text \(text.debugDescription)")
+                    in: container, debugDescription: "invalid date text \(shown.debugDescription)")
             }
         }
         return decoder

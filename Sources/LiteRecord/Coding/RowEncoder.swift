@@ -153,7 +153,7 @@ final class RowEncodingStorage {
         }
         if columns.contains(column) {
             throw EncodingError.invalidValue(
-                value,
+                SafeDescription.of(value),
                 .init(
                     codingPath: codingPath ?? key.map { [$0] } ?? [],
                     debugDescription: "column \"\(column)\" is encoded twice; each key may be encoded once"))
@@ -205,10 +205,11 @@ final class RowEncodingStorage {
             }
             return try ColumnValueEncoding.encode(value)
         } catch let error as EncodingError {
-            throw error
+            throw error.describingValueSafely()
         } catch {
+            // The value itself is not kept: describing it may trap (an infinite `Date`).
             throw EncodingError.invalidValue(
-                value,
+                SafeDescription.of(value),
                 .init(
                     codingPath: [key], debugDescription: "column \"\(column)\": \(error)",
                     underlyingError: error))
@@ -273,7 +274,8 @@ struct RowKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol
             try put(value.databaseValue(), key)
         } catch let error as ValueConversionError {
             throw EncodingError.invalidValue(
-                value, .init(codingPath: [key], debugDescription: error.description, underlyingError: error))
+                SafeDescription.of(value),
+                .init(codingPath: [key], debugDescription: error.description, underlyingError: error))
         }
     }
 

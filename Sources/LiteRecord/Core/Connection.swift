@@ -16,6 +16,8 @@ import CSQLite
 public final class Connection: DatabaseContext {
     let handle: OpaquePointer
     let hooks: ConnectionHooks
+    /// Whether SQLite rolled back the transaction that the running closures are in.
+    let transactionState = TransactionState()
     /// The settings the connection was opened with.
     public let configuration: Configuration
     /// Whether this connection writes, or serves reads from a ``Database``'s reader pool.
@@ -29,14 +31,14 @@ public final class Connection: DatabaseContext {
     /// Which of its pool's trace handlers a reader has installed (see `ReaderPool`).
     var traceGeneration = 0
     /// How many ``performRead(_:)`` calls are running on this connection.
-    private var readDepth = 0
+    var readDepth = 0
     /// Whether the connection refuses writes for now: a reader, or the writer inside a read.
     var isQueryOnly: Bool { role == .reader || readDepth > 0 }
     private var statementCache: StatementCache
     /// The INSERT, UPDATE and upsert of each model type, found by type: looking them up in
     /// ``statementCache`` would hash their SQL text on every row.
     private var modelStatements: [ModelStatementKey: (sql: String, statement: Statement)] = [:]
-    private var savepointCounter = 0
+    var savepointCounter = 0
     /// Model types whose table this connection has already created or checked, with their
     /// schema: found here, a model operation skips the process-wide cache and its lock.
     var preparedModels: [ObjectIdentifier: TableSchema] = [:]
@@ -187,12 +189,15 @@ public final class Connection: DatabaseContext {
             return code
         }
         guard code == SQLITE_OK else {
-            throw DatabaseError.fromConnection(handle, code: code, sql: sql)
+            throw failure(DatabaseError.fromConnection(handle, code: code, sql: sql))
         }
         guard let statementHandle else {
             throw DatabaseError.misuse("no SQL statement to run", sql: sql)
         }
-        let statement = Statement(handle: statementHandle, connectionHandle: handle, hooks: hooks, sql: sql)
+        let statement = Statement(
+            handle: statementHandle, connectionHandle: handle, hooks: hooks,
+            transactionState: transactionState,
+            sql: sql)
         if trailingText {
             throw DatabaseError.misuse(
                 "the SQL holds more than one statement; use execute(sql:) to run a script", sql: sql)
@@ -260,16 +265,18 @@ public final class Connection: DatabaseContext {
                 var tail: UnsafePointer<CChar>?
                 let code = sqlite3_prepare_v2(handle, cursor, -1, &statementHandle, &tail)
                 guard code == SQLITE_OK else {
-                    throw DatabaseError.fromConnection(
-                        handle, code: code, sql: ScriptScanner.excerpt(from: cursor, whole: sql.text),
-                        arguments: sql.arguments)
+                    throw failure(
+                        DatabaseError.fromConnection(
+                            handle, code: code, sql: ScriptScanner.excerpt(from: cursor, whole: sql.text),
+                            arguments: sql.arguments))
                 }
                 let next = tail ?? cursor
                 defer { cursor = next }
                 guard let statementHandle else { continue }  // only spaces or comments
                 let text = String(cString: sqlite3_sql(statementHandle))
                 let statement = Statement(
-                    handle: statementHandle, connectionHandle: handle, hooks: hooks, sql: text)
+                    handle: statementHandle, connectionHandle: handle, hooks: hooks,
+                    transactionState: transactionState, sql: text)
                 let isLast = !ScriptScanner.hasStatement(after: next)
                 let isWholeText = isFirst && isLast
                 isFirst = false
@@ -291,6 +298,12 @@ public final class Connection: DatabaseContext {
         try consumer.finish(sql: sql.text)
     }
 
+    /// Notes a failure to prepare, which can also roll a transaction back (out of memory, I/O).
+    private func failure(_ error: DatabaseError) -> DatabaseError {
+        transactionState.statementFailed(error, connectionHandle: handle)
+        return error
+    }
+
     /// Prepares a single statement from the cache, binds it and hands it to `body` to step.
     func withStatement<T>(_ sql: SQL, _ body: (Statement) throws -> T) throws -> T {
         if let error = sql.conversionError { throw error }
@@ -303,13 +316,60 @@ public final class Connection: DatabaseContext {
 
     // MARK: - Authorizer
 
-    /// Runs `body` and returns the names of the tables its statements read.
+    /// Runs `body` and returns the names of the tables its statements read, with the shadow
+    /// tables of the virtual tables among them.
     func recordingTablesRead<T>(_ body: () throws -> T) throws -> (T, Set<String>) {
         let authorizer = installAuthorizer()
         authorizer.startRecording()
-        defer { authorizer.stopRecording() }
-        let result = try body()
-        return (result, authorizer.tablesRead)
+        let result: T
+        do {
+            defer { authorizer.stopRecording() }
+            result = try body()
+        }
+        return (result, try addingShadowTables(to: authorizer.tablesRead))
+    }
+
+    /// SQLite's update hook never reports a virtual table: an FTS5 or R*Tree table changes
+    /// through the shadow tables that hold its data (`docs_data`, `docs_content`, ...), which
+    /// the hook does report. So a read of a virtual table counts as a read of its shadow tables.
+    /// An external-content FTS5 table kept by triggers changes its shadow tables whenever the
+    /// content table changes.
+    private func addingShadowTables(to tables: Set<String>) throws -> Set<String> {
+        guard !tables.isEmpty else { return tables }
+        var shadowTables: [String] = []
+        var virtualTables: Set<String> = []
+        do {
+            // `type` tells shadow tables apart exactly (SQLite 3.37 and later).
+            try forEachRow(
+                sql: "SELECT name, type FROM pragma_table_list WHERE type IN ('virtual', 'shadow')"
+            ) {
+                let name = try $0.value(String.self, at: 0)
+                if try $0.value(String.self, at: 1) == "virtual" {
+                    virtualTables.insert(name)
+                } else {
+                    shadowTables.append(name)
+                }
+            }
+        } catch let error as DatabaseError where error.primaryResultCode == .error {
+            // Older SQLite: shadow tables are those named after a virtual table, `name_suffix`.
+            try forEachRow(
+                sql: "SELECT name, sql LIKE 'CREATE VIRTUAL TABLE%' FROM sqlite_master WHERE type = 'table'"
+            ) {
+                let name = try $0.value(String.self, at: 0)
+                if try $0.value(Bool.self, at: 1) {
+                    virtualTables.insert(name)
+                } else {
+                    shadowTables.append(name)
+                }
+            }
+        }
+        let virtualTablesRead = virtualTables.filter { tables.contains($0) }
+        guard !virtualTablesRead.isEmpty else { return tables }
+        var expanded = tables
+        for shadow in shadowTables where virtualTablesRead.contains(where: { shadow.hasPrefix($0 + "_") }) {
+            expanded.insert(shadow)
+        }
+        return expanded
     }
 
     /// Makes `DELETE` without `WHERE` delete row by row, so the update hook reports every row
@@ -327,100 +387,6 @@ public final class Connection: DatabaseContext {
         authorizer = installed
         return installed
     }
-
-    // MARK: - Transactions
-
-    /// Runs `body` in a transaction, or in a savepoint when a transaction is already open.
-    func performTransaction<T>(_ kind: TransactionKind, _ body: (Connection) throws -> T) throws -> T {
-        if isInsideTransaction {
-            return try performSavepoint(nil, body)
-        }
-        try execute(SQL("BEGIN \(kind.rawValue) TRANSACTION" as String))
-        let result: T
-        do {
-            result = try body(self)
-        } catch {
-            rollbackIfNeeded("ROLLBACK TRANSACTION")
-            throw error
-        }
-        do {
-            try execute(SQL("COMMIT TRANSACTION"))
-        } catch {
-            rollbackIfNeeded("ROLLBACK TRANSACTION")
-            throw error
-        }
-        return result
-    }
-
-    /// Runs `body` inside `SAVEPOINT name`: released on return, rolled back to on throw.
-    func performSavepoint<T>(_ name: String?, _ body: (Connection) throws -> T) throws -> T {
-        savepointCounter += 1
-        let quoted = SQL.quoteIdentifier(name ?? "literecord_savepoint_\(savepointCounter)")
-        try execute(SQL("SAVEPOINT \(quoted)" as String))
-        let result: T
-        do {
-            result = try body(self)
-        } catch {
-            // Some errors (SQLITE_FULL, ...) have already rolled the whole transaction back.
-            if isInsideTransaction {
-                try? execute(SQL("ROLLBACK TRANSACTION TO SAVEPOINT \(quoted)" as String))
-                try? execute(SQL("RELEASE SAVEPOINT \(quoted)" as String))
-            }
-            forgetPreparedModels()
-            throw error
-        }
-        do {
-            try execute(SQL("RELEASE SAVEPOINT \(quoted)" as String))
-        } catch {
-            // A RELEASE that commits can fail (busy); leave nothing half-done behind.
-            if isInsideTransaction {
-                try? execute(SQL("ROLLBACK TRANSACTION TO SAVEPOINT \(quoted)" as String))
-                try? execute(SQL("RELEASE SAVEPOINT \(quoted)" as String))
-            }
-            forgetPreparedModels()
-            throw error
-        }
-        return result
-    }
-
-    /// Runs `body` where it cannot write: in a read transaction, so that everything it reads
-    /// comes from one snapshot, or inside the transaction already open.
-    func performRead<T>(_ body: (Connection) throws -> T) throws -> T {
-        // A reader is query-only for good; the writer only for the outermost read closure.
-        let switchesQueryOnly = !isQueryOnly
-        if switchesQueryOnly { try execute(SQL("PRAGMA query_only = ON")) }
-        readDepth += 1
-        defer {
-            readDepth -= 1
-            if switchesQueryOnly { try? execute(SQL("PRAGMA query_only = OFF")) }
-        }
-        if isInsideTransaction { return try body(self) }
-        return try performTransaction(.deferred, body)
-    }
-
-    /// A rollback may undo a table that a model's first use created: check again next time.
-    private func forgetPreparedModels() {
-        preparedModels.removeAll()
-    }
-
-    /// The error that made us roll back is the one the caller sees; a failing ROLLBACK (there
-    /// is nothing to roll back after SQLite aborted the transaction itself) adds nothing.
-    private func rollbackIfNeeded(_ statement: String) {
-        forgetPreparedModels()
-        guard isInsideTransaction else { return }
-        try? execute(SQL(statement))
-    }
-}
-
-/// How a transaction takes its locks.
-public enum TransactionKind: String, Sendable {
-    /// Takes locks when the first statement needs them (SQLite's default).
-    case deferred = "DEFERRED"
-    /// Takes the write lock at once, so the transaction cannot fail later with `.busy`
-    /// when it first writes.
-    case immediate = "IMMEDIATE"
-    /// Like immediate; in rollback-journal mode also keeps readers out.
-    case exclusive = "EXCLUSIVE"
 }
 
 /// Which of a model type's statements: see ``Connection/executeModelStatement(_:key:values:)``.

@@ -133,27 +133,43 @@ extension DatabaseContext {
     /// }
     /// ```
     ///
+    /// The default kind, `.immediate`, takes the write lock at `BEGIN`, waiting for another
+    /// connection's write (up to the busy timeout) there. A `.deferred` transaction that reads
+    /// first and writes later cannot wait when it first writes: if another connection to the same
+    /// file wrote meanwhile, the write fails with `.busy` (`.busySnapshot` in WAL mode). On a
+    /// connection that cannot write (a read-only database), every kind begins deferred.
+    ///
+    /// When SQLite itself rolls the transaction back after an error (a constraint with
+    /// `ON CONFLICT ROLLBACK`, `RAISE(ROLLBACK)`, an interrupt, a full disk, an I/O error),
+    /// nothing of `body` commits, even when `body` catches that error: every later statement in
+    /// `body` throws ``ResultCode/abortRollback``, and so does this method when `body` returns.
+    ///
     /// - Parameters:
-    ///   - kind: When the transaction takes its locks; `.immediate` avoids a `.busy` on first write.
+    ///   - kind: When the transaction takes its locks; `.immediate` (the default) at once.
     ///   - body: The work; use the connection it receives. Other threads wait until it returns.
     /// - Returns: What `body` returns.
-    /// - Throws: What `body` throws, or the ``DatabaseError`` of `BEGIN` or `COMMIT`.
+    /// - Throws: What `body` throws, the ``DatabaseError`` of `BEGIN` or `COMMIT`, or a
+    ///   ``DatabaseError`` with ``ResultCode/abortRollback`` naming the error after which SQLite
+    ///   rolled the transaction back.
     @discardableResult
     public func transaction<T>(
-        _ kind: TransactionKind = .deferred, _ body: (Connection) throws -> T
+        _ kind: TransactionKind = .immediate, _ body: (Connection) throws -> T
     ) throws -> T {
         try withConnection { try $0.performTransaction(kind, body) }
     }
 
     /// Runs `body` inside a savepoint: released when it returns, rolled back to when it throws.
     ///
-    /// Outside a transaction a savepoint starts one, committed on release.
+    /// Outside a transaction a savepoint starts one, committed on release. When SQLite rolls
+    /// back the whole transaction after an error, the savepoint throws as
+    /// ``transaction(_:_:)`` does, and the transaction around it can no longer commit.
     ///
     /// - Parameters:
     ///   - name: The savepoint's name (any text; it is quoted), or `nil` for a generated one.
     ///   - body: The work.
     /// - Returns: What `body` returns.
-    /// - Throws: What `body` throws, or the ``DatabaseError`` of `SAVEPOINT` or `RELEASE`.
+    /// - Throws: What `body` throws, the ``DatabaseError`` of `SAVEPOINT` or `RELEASE`, or a
+    ///   ``DatabaseError`` with ``ResultCode/abortRollback`` when SQLite rolled back.
     @discardableResult
     public func savepoint<T>(_ name: String? = nil, _ body: (Connection) throws -> T) throws -> T {
         try withConnection { try $0.performSavepoint(name, body) }

@@ -41,10 +41,12 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
     /// The primary result code, such as `.constraint` for `.constraintUnique`.
     public var primaryResultCode: ResultCode { resultCode.primary }
 
-    /// Code, message and SQL; never the arguments.
+    /// Code, message and SQL (cut when long); never the arguments.
     public var description: String {
         var text = "\(resultCode): \(message)"
-        if let sql { text += " — while executing `\(sql)`" }
+        if let sql {
+            text += " — while executing `\(SafeDescription.cut(sql, toScalars: SafeDescription.sqlLimit))`"
+        }
         return text
     }
 

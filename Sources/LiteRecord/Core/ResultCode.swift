@@ -90,6 +90,10 @@ extension ResultCode {
     public static let range = ResultCode(rawValue: SQLITE_RANGE)
     public static let notADatabase = ResultCode(rawValue: SQLITE_NOTADB)
 
+    /// The transaction was rolled back: SQLite's code for statements a `ROLLBACK` cut short,
+    /// and LiteRecord's for statements refused inside a transaction that SQLite itself rolled
+    /// back after an error (see ``DatabaseContext/transaction(_:_:)``).
+    public static let abortRollback = ResultCode(rawValue: SQLITE_ABORT | (2 << 8))
     public static let busySnapshot = ResultCode(rawValue: SQLITE_BUSY | (2 << 8))
     public static let busyTimeout = ResultCode(rawValue: SQLITE_BUSY | (3 << 8))
     public static let readOnlyRecovery = ResultCode(rawValue: SQLITE_READONLY | (1 << 8))
@@ -121,6 +125,7 @@ extension ResultCode {
         SQLITE_CONSTRAINT: "SQLITE_CONSTRAINT", SQLITE_MISMATCH: "SQLITE_MISMATCH",
         SQLITE_MISUSE: "SQLITE_MISUSE", SQLITE_RANGE: "SQLITE_RANGE",
         SQLITE_NOTADB: "SQLITE_NOTADB",
+        SQLITE_ABORT | (2 << 8): "SQLITE_ABORT_ROLLBACK",
         SQLITE_BUSY | (2 << 8): "SQLITE_BUSY_SNAPSHOT", SQLITE_BUSY | (3 << 8): "SQLITE_BUSY_TIMEOUT",
         SQLITE_READONLY | (1 << 8): "SQLITE_READONLY_RECOVERY",
         SQLITE_READONLY | (2 << 8): "SQLITE_READONLY_CANTLOCK",

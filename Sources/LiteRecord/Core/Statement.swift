@@ -23,6 +23,8 @@ public final class Statement {
     let handle: OpaquePointer
     let connectionHandle: OpaquePointer
     let hooks: ConnectionHooks
+    /// The transaction state of the connection, checked before each step.
+    let transactionState: TransactionState
     /// The SQL text the statement was prepared from.
     public let sql: String
     /// The arguments bound last, kept for error messages.
@@ -53,10 +55,14 @@ public final class Statement {
     /// What the last fetch learned about decoding its type, kept for the next execution.
     var decodingPlan: DecodingPlan?
 
-    init(handle: OpaquePointer, connectionHandle: OpaquePointer, hooks: ConnectionHooks, sql: String) {
+    init(
+        handle: OpaquePointer, connectionHandle: OpaquePointer, hooks: ConnectionHooks,
+        transactionState: TransactionState, sql: String
+    ) {
         self.handle = handle
         self.connectionHandle = connectionHandle
         self.hooks = hooks
+        self.transactionState = transactionState
         self.sql = sql
     }
 
@@ -225,10 +231,19 @@ public final class Statement {
 
     /// Runs the statement to its next row.
     ///
+    /// Inside a transaction closure whose transaction SQLite rolled back after an error (an
+    /// `ON CONFLICT ROLLBACK` constraint, `RAISE(ROLLBACK)`, an interrupt, a full disk), the
+    /// statement is not run: it would commit on its own.
+    ///
     /// - Returns: `true` when a row is available for reading, `false` when the statement is done.
-    /// - Throws: ``DatabaseError`` with SQLite's code and message, the SQL and the arguments.
+    /// - Throws: ``DatabaseError`` with SQLite's code and message, the SQL and the arguments;
+    ///   ``ResultCode/abortRollback`` for a statement refused after SQLite rolled back the
+    ///   transaction, naming the error that made it roll back.
     @discardableResult
     public func step() throws -> Bool {
+        if transactionState.refusesStatements {
+            throw transactionState.refusal(sql: sql, arguments: boundArguments)
+        }
         let code = sqlite3_step(handle)
         if hooks.hasPendingCommit {
             hooks.statementFinished(succeeded: code == SQLITE_DONE || code == SQLITE_ROW)
@@ -237,8 +252,10 @@ public final class Statement {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
         default:
-            throw DatabaseError.fromConnection(
+            let error = DatabaseError.fromConnection(
                 connectionHandle, code: code, sql: sql, arguments: boundArguments)
+            transactionState.statementFailed(error, connectionHandle: connectionHandle)
+            throw error
         }
     }
 

@@ -193,6 +193,8 @@ public struct Migrator: Sendable {
                     sql: "SELECT 1 FROM \(identifier: Self.tableName) WHERE name = \(migration.name)")
                 guard recorded == nil else { return }
                 try migration.migrate(tx)
+                // SQLite rolled back after an error the migration caught: say that, not misuse.
+                if let failure = tx.transactionState.closureFailure() { throw failure }
                 guard tx.isInsideTransaction else {
                     throw DatabaseError.misuse(
                         "the migration ended the transaction it runs in (COMMIT or ROLLBACK); "

@@ -42,7 +42,8 @@ extension DatabaseValue: CustomStringConvertible {
         case .integer(let value): return String(value)
         case .real(let value): return String(value)
         case .text(let value):
-            let shown = value.count > 60 ? value.prefix(57) + "..." : Substring(value)
+            // Cut by Unicode scalars: one character may hold any number of them.
+            let shown = SafeDescription.cut(value, toScalars: SafeDescription.textLimit)
             return "'" + shown.replacingOccurrences(of: "'", with: "''") + "'"
         case .blob(let data):
             let hex = data.prefix(24).map { String(format: "%02x", $0) }.joined()
