@@ -160,6 +160,9 @@ private struct NWOrderDates: Model, Equatable {
         #expect(try all.order { $0.at.descending }.fetchAll().first?.at == instant + 1)
         #expect(try all.max { $0.at } == instant + 1)
         #expect(try all.min { $0.at } == instant)
+        struct Span: Decodable, Equatable { var first: Date?; var last: Date? }
+        let span = try all.select(Span.self) { [$0.at.min.as("first"), $0.at.max.as("last")] }.fetchOne()
+        #expect(span == Span(first: instant, last: instant + 1))
     }
 
     @Test func changingTheDateStorageOfAFileKeepsComparisonsRight() throws {
