@@ -196,11 +196,35 @@ enum JSONMemberForm {
     /// number, `Data` base64 text, a `Date` the JSON columns' text), read back the way `->>`
     /// and `json_each` read a member; `nil` for a value JSON writes as `null`.
     static func candidate<T: Encodable>(_ value: T) throws -> SQL? {
+        if storesAlike(T.self) {
+            // The column's own form is what the JSON holds: bind it as it is.
+            let stored = try StoredForm.databaseValue(value, dateStorage: .text)
+            return stored.isNull ? nil : "\(stored)"
+        }
         let data = try JSONColumn.encoder.encode([value])
         let text = String(decoding: data, as: UTF8.self)
         if text == "[null]" { return nil }
         return "(\(DatabaseValue.text(text)) ->> '$[0]')"
     }
+
+    /// Whether a value of this type is stored in a column exactly as `->>` reads it from JSON:
+    /// numbers, booleans, strings, dates (JSON holds their column text), UUIDs, URLs and
+    /// raw-value enums. Others (`Decimal` is a JSON number, `Data` base64 text, a type with its
+    /// own column storage is JSON by its `Codable` form) go through the JSON encoder.
+    private static func storesAlike(_ type: Any.Type) -> Bool {
+        let type = (type as? any OptionalWrapper.Type)?.wrappedType ?? type
+        if type is any RawRepresentable.Type { return true }
+        return alikeTypes.contains(ObjectIdentifier(type))
+    }
+
+    private static let alikeTypes: Set<ObjectIdentifier> = [
+        ObjectIdentifier(Int.self), ObjectIdentifier(Int8.self), ObjectIdentifier(Int16.self),
+        ObjectIdentifier(Int32.self), ObjectIdentifier(Int64.self), ObjectIdentifier(UInt.self),
+        ObjectIdentifier(UInt8.self), ObjectIdentifier(UInt16.self), ObjectIdentifier(UInt32.self),
+        ObjectIdentifier(UInt64.self), ObjectIdentifier(Bool.self), ObjectIdentifier(Double.self),
+        ObjectIdentifier(Float.self), ObjectIdentifier(String.self), ObjectIdentifier(Date.self),
+        ObjectIdentifier(UUID.self), ObjectIdentifier(URL.self),
+    ]
 
     /// ``candidate(_:)``, `NULL` for `nil`, and the encoding error if there is one.
     static func sql<T: Encodable>(_ value: T) -> (SQL, (any Error)?) {

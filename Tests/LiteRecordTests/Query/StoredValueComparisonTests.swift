@@ -25,6 +25,12 @@ private struct Visit: Model, Equatable {
     var amount: Decimal
 }
 
+private struct Timed: Model, Equatable {
+    var id: Int64?
+    var at: Date
+    static let schema = Schema<Timed>(table: "timed", indexes: [[\.at]])
+}
+
 private struct Meta: Codable, Equatable {
     var price: Decimal
     var blob: Data
@@ -160,9 +166,28 @@ private struct NWOrderDates: Model, Equatable {
         #expect(try all.order { $0.at.descending }.fetchAll().first?.at == instant + 1)
         #expect(try all.max { $0.at } == instant + 1)
         #expect(try all.min { $0.at } == instant)
-        struct Span: Decodable, Equatable { var first: Date?; var last: Date? }
+        struct Span: Decodable, Equatable {
+            var first: Date?
+            var last: Date?
+        }
         let span = try all.select(Span.self) { [$0.at.min.as("first"), $0.at.max.as("last")] }.fetchOne()
         #expect(span == Span(first: instant, last: instant + 1))
+    }
+
+    @Test func storedTextComparisonsOfDatesKeepTheIndex() throws {
+        let db = try Database(.inMemory)
+        let day = Date(timeIntervalSince1970: 86_400 * 10)
+        try db.insert(contentsOf: (0..<20).map { Timed(id: nil, at: day + Double($0) * 3_600) })
+        let byInstant = db.query(Timed.self).where { $0.at >= day + 7_200 }
+        #expect(byInstant.sqlDescription.contains(#"literecord_instant("at", ?) >= ?"#))
+        let byText = db.query(Timed.self).where(sql: "\"at\" >= \(day + 7_200)")
+        #expect(try byText.fetchAll() == byInstant.fetchAll())
+        let plan = try db.fetchAll(
+            Row.self, sql: "EXPLAIN QUERY PLAN SELECT * FROM timed WHERE (\"at\" >= \(day))")
+        #expect(
+            try plan.map { try $0.value(String.self, named: "detail") }.contains {
+                $0.contains("INDEX")
+            })
     }
 
     @Test func changingTheDateStorageOfAFileKeepsComparisonsRight() throws {
