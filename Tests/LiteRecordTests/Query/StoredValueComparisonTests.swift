@@ -31,7 +31,21 @@ private struct Timed: Model, Equatable {
     static let schema = Schema<Timed>(table: "timed", indexes: [[\.at]])
 }
 
+/// Stored as INTEGER in a column of its own; inside JSON, its `Codable` form (an object).
+private struct Cents: Codable, Equatable, DatabaseValueConvertible {
+    var cents: Int64
+    static var databaseColumnType: DatabaseColumnType { .integer }
+    func databaseValue() throws -> DatabaseValue { .integer(cents) }
+    static func fromDatabaseValue(_ value: DatabaseValue) throws -> Cents {
+        guard case .integer(let cents) = value else {
+            throw ValueConversionError(value: value, to: Cents.self)
+        }
+        return Cents(cents: cents)
+    }
+}
+
 private struct Meta: Codable, Equatable {
+    var cost = Cents(cents: 5)
     var price: Decimal
     var blob: Data
     var seen: Date
@@ -249,6 +263,7 @@ private struct NWOrderDates: Model, Equatable {
         #expect(try all.where { $0.meta.seen > seen }.fetchAll() == [rows[1]])
         #expect(try all.where { $0.meta.tag == uuid }.fetchAll() == [rows[0]])
         #expect(try all.where { $0.meta.price.in([Decimal(75), 1]) }.fetchAll() == [rows[0]])
+        #expect(try all.where { $0.meta.cost == Cents(cents: 5) }.count() == 2)
     }
 }
 
