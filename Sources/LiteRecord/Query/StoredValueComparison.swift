@@ -63,8 +63,10 @@ extension Column {
         case .decimal:
             // min() and max() follow their argument's collation and return the stored text.
             return "\(SQL(function))(\(decimalSQL))"
-        case .plain, .uuid, .jsonMember:
-            // A UUID's min and max by bytes would need the bytes back as a UUID; left as is.
+        case .uuid:
+            // The extreme UUID's 16 bytes, which read back as a UUID.
+            return "\(SQL(function))(\(orderingSQL))"
+        case .plain, .jsonMember:
             return "\(SQL(function))(\(sql))"
         }
     }

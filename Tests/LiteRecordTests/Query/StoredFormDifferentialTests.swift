@@ -187,6 +187,8 @@ private func foreignDate(
             #expect(try all.max { $0.at } == rows.map(\.at).max())
             #expect(try all.min { $0.real } == rows.map(\.real).min())
             #expect(try all.min { $0.amount } == rows.map(\.amount).min())
+            #expect(try all.min { $0.id } == rows.map(\.id).min())
+            #expect(try all.max { $0.id } == rows.map(\.id).max())
             #expect(try all.max { $0.amount } == rows.map(\.amount).max())
         }
     }
