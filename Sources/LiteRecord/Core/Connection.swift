@@ -100,6 +100,8 @@ public final class Connection: DatabaseContext {
         // Reading the schema now turns "file is not a database" into an error at open time
         // rather than at the first query.
         try executeScript(SQL("SELECT count(*) FROM sqlite_master"))
+        // Queries compare dates, UUIDs and decimals through these (see StoredValueFunctions).
+        try StoredValueFunctions.register(on: handle)
         try executeScript(
             SQL(configuration.foreignKeys ? "PRAGMA foreign_keys = ON" : "PRAGMA foreign_keys = OFF"))
         // `isReadOnly`, not `configuration.readOnly`: a `mode=ro` URI is read-only too, and

@@ -25,7 +25,9 @@ public struct Columns<M: Model> {
                 isJSON: column.isJSON, collation: column.collation,
                 dateStorage: table.columnDateStorage[column.name] ?? dateStorage, jsonPath: nil, error: nil)
             guard path.names.count > 1 else { return base }
-            return try base.jsonMember(Array(path.names.dropFirst()), keyPathText: keyPathText)
+            let keys = try JSONMemberKeys.keys(
+                along: path.names, from: M.self, skipping: 1, keyPathText: keyPathText)
+            return try base.jsonMember(keys, keyPathText: keyPathText)
         } catch {
             return Column(failure: error)
         }
@@ -90,7 +92,8 @@ public struct Column<Value> {
                     "\(keyPathText) is not a stored property, so it cannot be read from JSON"))
         }
         do {
-            return try jsonMember(path.names, keyPathText: keyPathText)
+            let keys = try JSONMemberKeys.keys(along: path.names, from: Value.self, keyPathText: keyPathText)
+            return try jsonMember(keys, keyPathText: keyPathText)
         } catch {
             return Column<Member>(failure: error)
         }

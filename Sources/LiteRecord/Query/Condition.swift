@@ -53,6 +53,7 @@ extension Column where Value: Encodable {
     }
 
     func compare(_ op: String, _ value: Value) -> Condition {
+        if let condition = storedValueCondition(op, value) { return condition }
         let (stored, conversionError) = storedValue(value)
         return Condition("(\(comparableSQL) \(SQL(op)) \(stored))", error: error ?? conversionError)
     }
@@ -71,6 +72,7 @@ extension Column where Value: Encodable {
     ///
     /// - Parameter values: The candidates; none matches nothing.
     public func `in`<S: Sequence>(_ values: S) -> Condition where S.Element == Value {
+        if let condition = storedValueMembership(values) { return condition }
         var conversionError: (any Error)?
         var candidates: [DatabaseValue] = []
         for value in values {
@@ -106,6 +108,7 @@ extension Column {
     /// Compares two columns of the same type: `$0.wins > $0.losses`; by exact bytes, even when
     /// a column has another collation.
     func compare(_ op: String, _ other: Column) -> Condition {
+        if let condition = storedValueCondition(op, other) { return condition }
         let collated = [collation, other.collation].contains { $0 != nil && $0 != .binary }
         let left: SQL = collated ? "\(sql) COLLATE BINARY" : sql
         return Condition("(\(left) \(SQL(op)) \(other.sql))", error: error ?? other.error)
@@ -255,10 +258,7 @@ extension Column where Value: Collection, Value.Element: Encodable {
     ///
     /// - Parameter element: The element to look for.
     public func contains(_ element: Value.Element) -> Condition {
-        let (stored, conversionError) = Column<Value.Element>(
-            sql: sql, columnName: nil, isNullable: true, isJSON: false, collation: nil, dateStorage: .text,
-            jsonPath: nil, error: nil
-        ).storedValue(element)
+        let (stored, conversionError) = JSONMemberForm.sql(element)
         let source: SQL =
             if let jsonPath {
                 "json_each(\(SQL(SQL.quoteIdentifier(jsonPath.column))), \(jsonPath.path))"

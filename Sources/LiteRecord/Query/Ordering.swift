@@ -26,22 +26,22 @@ public struct Ordering: ExpressibleByArrayLiteral {
 extension Column {
     /// Smallest first. NULLs come first, as in SQLite (and as `nil` sorts before values in
     /// LiteRecord's documentation of Swift optionals).
-    public var ascending: Ordering { Ordering(sql: "\(sql) ASC", error: error) }
+    public var ascending: Ordering { Ordering(sql: "\(orderingSQL) ASC", error: error) }
 
     /// Largest first; NULLs last.
-    public var descending: Ordering { Ordering(sql: "\(sql) DESC", error: error) }
+    public var descending: Ordering { Ordering(sql: "\(orderingSQL) DESC", error: error) }
 
     /// Smallest first, with NULLs where you say.
     ///
     /// - Parameter nulls: `.first` or `.last`.
     public func ascending(nulls: Ordering.Nulls) -> Ordering {
-        Ordering(sql: "\(sql) ASC NULLS \(SQL(nulls == .first ? "FIRST" : "LAST"))", error: error)
+        Ordering(sql: "\(orderingSQL) ASC NULLS \(SQL(nulls == .first ? "FIRST" : "LAST"))", error: error)
     }
 
     /// Largest first, with NULLs where you say.
     ///
     /// - Parameter nulls: `.first` or `.last`.
     public func descending(nulls: Ordering.Nulls) -> Ordering {
-        Ordering(sql: "\(sql) DESC NULLS \(SQL(nulls == .first ? "FIRST" : "LAST"))", error: error)
+        Ordering(sql: "\(orderingSQL) DESC NULLS \(SQL(nulls == .first ? "FIRST" : "LAST"))", error: error)
     }
 }

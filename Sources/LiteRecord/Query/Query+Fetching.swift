@@ -103,7 +103,9 @@ extension Query {
         let selected = column(columns)
         if let error = selected.error { throw error }
         return try runReading { connection, table in
-            let aggregate: SQL = "\(SQL(function))(\(selected.sql))"
+            let aggregate: SQL =
+                function == "min" || function == "max"
+                ? selected.extremumSQL(function) : "\(SQL(function))(\(selected.sql))"
             // Over the rows the query returns, as count() (the column names are the same).
             let sql: SQL =
                 limitCount == nil && offsetCount == nil && !isDistinct

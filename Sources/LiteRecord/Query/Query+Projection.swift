@@ -16,9 +16,9 @@ extension Column {
     /// The sum of the column over each group (0 for an empty group).
     public var sum: Column<Value> { derived("coalesce(sum(\(sql)), 0)", isNullable: false) }
     /// The smallest value of the column in each group.
-    public var min: Column<Value?> { derived("min(\(sql))", isNullable: true) }
+    public var min: Column<Value?> { derived(extremumSQL("min"), isNullable: true) }
     /// The largest value of the column in each group.
-    public var max: Column<Value?> { derived("max(\(sql))", isNullable: true) }
+    public var max: Column<Value?> { derived(extremumSQL("max"), isNullable: true) }
     /// The average of the column in each group.
     public var average: Column<Double?> { derived("avg(\(sql))", isNullable: true) }
 }

@@ -66,7 +66,7 @@ extension DatabaseContext {
                 let statements = table.statements
                 try connection.executeModelStatement(
                     sql, key: ModelStatementKey(model: ObjectIdentifier(M.self), kind: .update),
-                    values: statements.updateOrder.map { row.values[$0] })
+                    values: statements.updateArguments(row.values))
                 if connection.changes == 0 {
                     throw PersistenceError.rowNotFound(
                         table: table, key: statements.keyPositions.map { row.values[$0] })
@@ -81,19 +81,8 @@ extension DatabaseContext {
                 }
                 return
             }
-            let values: [DatabaseValue]
-            if row.columns == table.statements.columns {
-                values = table.statements.updateOrder.map { row.values[$0] }
-            } else {
-                values = try table.statements.updateOrder.map { position in
-                    let column = table.statements.columns[position]
-                    guard let value = row[column] else {
-                        throw PersistenceError(
-                            "\(table.typeName) did not encode column \(column)", table: table.tableName)
-                    }
-                    return value
-                }
-            }
+            let ordered = try connection.valuesInTableOrder(row, table: table)
+            let values = table.statements.updateArguments(ordered)
             try connection.execute(SQL(sql, arguments: StatementArguments(positional: values)))
             if connection.changes == 0 {
                 throw PersistenceError.rowNotFound(table: table, key: keys)
@@ -112,6 +101,12 @@ extension DatabaseContext {
             let table = try connection.table(for: M.self)
             guard let upsert = table.statements.upsert, !connection.hasNoRowID(model, table: table) else {
                 try connection.withConnection { try $0.insert(&model) }
+                return
+            }
+            if table.statements.hasUUIDKey {
+                // A UUID key stored in another spelling does not conflict with the one being
+                // inserted: look the row up by value instead of relying on ON CONFLICT.
+                try connection.updateOrInsert(model, table: table)
                 return
             }
             let encoded = try connection.encodeModel(model, table: table)
@@ -188,7 +183,8 @@ extension DatabaseContext {
         try withReader(preparing: M.self) { connection in
             let table = try connection.table(for: M.self)
             guard let sql = table.statements.find else { throw PersistenceError.noPrimaryKey(table) }
-            let arguments = StatementArguments(positional: try table.keyArguments(key))
+            let keyValues = try table.keyArguments(key)
+            let arguments = StatementArguments(positional: table.statements.keyArguments(keyValues))
             return try connection.fetchFirstModel(M.self, table: table, sql: SQL(sql, arguments: arguments))
         }
     }
@@ -323,12 +319,13 @@ extension DatabaseContext {
 extension Connection {
     func rowExists(table: TableSchema, key: [DatabaseValue]) throws -> Bool {
         guard let sql = table.statements.exists else { throw PersistenceError.noPrimaryKey(table) }
-        return try fetchOne(Int.self, sql: SQL(sql, arguments: StatementArguments(positional: key))) != nil
+        let arguments = StatementArguments(positional: table.statements.keyArguments(key))
+        return try fetchOne(Int.self, sql: SQL(sql, arguments: arguments)) != nil
     }
 
     func deleteRow(table: TableSchema, key: [DatabaseValue]) throws -> Bool {
         guard let sql = table.statements.delete else { throw PersistenceError.noPrimaryKey(table) }
-        try execute(SQL(sql, arguments: StatementArguments(positional: key)))
+        try execute(SQL(sql, arguments: StatementArguments(positional: table.statements.keyArguments(key))))
         return changes > 0
     }
 }

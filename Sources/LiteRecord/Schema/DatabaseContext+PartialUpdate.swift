@@ -43,7 +43,9 @@ extension DatabaseContext {
             let assignments = columns.map { "\(SQL.quoteIdentifier($0)) = ?" }.joined(separator: ", ")
             let sql =
                 "UPDATE \(SQL.quoteIdentifier(table.tableName)) SET \(assignments) WHERE \(keyCondition)"
-            try connection.execute(SQL(sql, arguments: StatementArguments(positional: values + keys)))
+            // A UUID key binds every spelling of the key (see ModelStatements.keyArguments).
+            let keyArguments = table.statements.keyArguments(keys)
+            try connection.execute(SQL(sql, arguments: StatementArguments(positional: values + keyArguments)))
             if connection.changes == 0 {
                 throw PersistenceError.rowNotFound(table: table, key: keys)
             }
@@ -85,8 +87,8 @@ extension TableSchema {
 }
 
 extension ModelStatements {
-    /// The condition on the primary key that finds one row (`"id" = ?`), as `delete` uses it:
-    /// one `?` per key column, bound with the key values in key order.
+    /// The condition on the primary key that finds one row (`"id" = ?`), as `delete` uses it,
+    /// bound with ``keyArguments(_:)`` of the key values in key order.
     var keyCondition: String? {
         guard let delete else { return nil }
         guard let range = delete.range(of: " WHERE ") else { return nil }

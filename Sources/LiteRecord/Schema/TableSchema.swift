@@ -169,7 +169,9 @@ final class TableSchema: Sendable {
         self.uniques = uniques
         self.indexes = indexes
         let statements = ModelStatements(
-            table: tableName, columns: columns.map(\.name), primaryKey: primaryKey)
+            table: tableName, columns: columns.map(\.name), primaryKey: primaryKey,
+            uuidColumns: Set(
+                probe.columns.filter { $0.type == UUID.self }.map { columnName(forKey: $0.key) }))
         self.statements = statements
         self.requiredKeyColumns =
             rowIDKey != nil
@@ -180,7 +182,7 @@ final class TableSchema: Sendable {
     /// Which property each coding key fills: by the marked placeholder values seen in the
     /// decoded instance, or by which property an alternate value changes, else by equal names,
     /// else by position when the counts agree.
-    private static func matchProperties(fields: [String], probe: SchemaProbe.Result) -> [String: String] {
+    static func matchProperties(fields: [String], probe: SchemaProbe.Result) -> [String: String] {
         var keyForProperty: [String: String] = [:]
         let keys = probe.columns.map(\.key)
         if let instance = probe.instance, probe.profile == .marked {

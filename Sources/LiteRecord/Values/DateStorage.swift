@@ -10,6 +10,10 @@ import Foundation
 /// number (INTEGER, REAL, or text that is only a number) is read in the strategy's unit (Unix
 /// seconds under ``text``). Anything else is a ``ValueConversionError``, never a guess.
 ///
+/// Queries compare, sort and aggregate a date column as the instant every accepted form reads
+/// as (through the SQL function `literecord_instant`), so rows written in another form, or
+/// under another strategy, are found as Swift would find them among the decoded models.
+///
 /// Accepted text (UTC unless an offset is given; the offset is applied):
 /// - `2024-05-17` (midnight UTC)
 /// - `2024-05-17 13:45`, `2024-05-17 13:45:30`, `2024-05-17 13:45:30.123456789` (any number of

@@ -207,12 +207,10 @@ private func expectSchemaError(
             try all.where { $0.stats.wins == 3 }.count(), try all.where { $0.stats.lossCount == 1 }.count()
         )
         let scratch = Result { try all.where { $0.stats.scratch == 0 }.count() }
-        // The JSON path uses the Swift property name ($."wins"), not the coding key ($."w"); and a
-        // property that is not encoded reads as NULL instead of being an error.
-        withKnownIssue("JSON paths ignore custom CodingKeys of nested types") {
-            #expect(wins == 1)
-            #expect(losses == 1)
-            #expect(throws: SchemaError.self) { try scratch.get() }
-        }
+        // The JSON path uses the nested type's coding keys ($."w"), not its property names; a
+        // property that is not encoded is an error, not a path that reads NULL.
+        #expect(wins == 1)
+        #expect(losses == 1)
+        #expect(throws: SchemaError.self) { try scratch.get() }
     }
 }

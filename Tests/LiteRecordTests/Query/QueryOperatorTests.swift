@@ -382,13 +382,11 @@ private func makeItems() throws -> (Database, [OpItem]) {
         #expect(try ids { $0.ratio > third.ratio } == expected { $0.ratio > third.ratio })
         #expect(try ids { $0.ratio == third.ratio } == expected { $0.ratio == third.ratio })
         #expect(try ids { $0.uuid < third.uuid } == expected { $0.uuid < third.uuid })
-        // Decimal is stored as exact text, so SQL orders it as text: "9.5" > "10".
+        // Decimal is stored as exact text, yet compares and sorts as a number: "9.5" < "10".
         let (below, byAmount) = (
             try ids { $0.amount < 10 }, try db.query(OpStored.self).order { $0.amount.ascending }.fetchAll()
         )
-        withKnownIssue("Decimal columns compare and sort as text in SQL") {
-            #expect(below == expected { $0.amount < 10 })
-            #expect(byAmount.map(\.amount) == amounts.sorted())
-        }
+        #expect(below == expected { $0.amount < 10 })
+        #expect(byAmount.map(\.amount) == amounts.sorted())
     }
 }

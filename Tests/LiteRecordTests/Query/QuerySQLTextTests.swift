@@ -53,7 +53,7 @@ private func sqlText(_ description: String) -> Substring {
                 == #"SELECT * FROM "sql_items" WHERE ("name" COLLATE BINARY = ?) ['O''Brien']"#)
         #expect(
             query.where { $0.joinedAt < Date(timeIntervalSinceReferenceDate: 0.5) }.sqlDescription
-                == #"SELECT * FROM "sql_items" WHERE ("joinedAt" < ?) ['2001-01-01 00:00:00.5']"#)
+                == #"SELECT * FROM "sql_items" WHERE (literecord_instant("joinedAt", ?) < ?) [0, 0.5]"#)
         #expect(
             query.where { $0.flag == true }.sqlDescription
                 == #"SELECT * FROM "sql_items" WHERE ("flag" = ?) [1]"#)

@@ -22,6 +22,13 @@ private struct PartialPair: Model, Equatable {
     static let schema = Schema<PartialPair>(table: "partial_pairs", primaryKey: [\.left, \.right])
 }
 
+private struct PartialDevice: Model, Equatable {
+    var id: UUID
+    var label: String
+    var seen: Int
+    static let schema = Schema<PartialDevice>(table: "partial_devices")
+}
+
 /// `update(_:columns:)` writes the named columns of one row and leaves the others as they are.
 @Suite struct PartialUpdateTests {
     private func seeded() throws -> (Database, PartialItem) {
@@ -45,6 +52,22 @@ private struct PartialPair: Model, Equatable {
         #expect(stored.note == nil)
         #expect(stored.name == "changed elsewhere")
         #expect(stored.stats == item.stats)
+    }
+
+    /// A UUID key binds all of its spellings: another tool stored this key in lower case.
+    @Test func uuidKeyStoredByAnotherToolIsFound() throws {
+        let db = try Database(.inMemory)
+        let id = UUID()
+        var device = PartialDevice(id: id, label: "phone", seen: 1)
+        try db.insert(&device)
+        try db.execute(sql: "UPDATE partial_devices SET id = lower(id)")
+        device.seen = 7
+        device.label = "stale"
+        try db.update(device, columns: [\.seen])
+        let stored = try #require(try db.find(PartialDevice.self, id: id))
+        #expect(stored.seen == 7)
+        #expect(stored.label == "phone")
+        #expect(try db.fetchOne(String.self, sql: "SELECT id FROM partial_devices") == id.uuidString.lowercased())
     }
 
     @Test func jsonColumnsAndRenamedColumns() throws {
