@@ -182,7 +182,10 @@ extension DatabaseContext {
     /// - Throws: As ``find(_:id:)``.
     public func find<M: Model>(_ type: M.Type, key: [any DatabaseValueConvertible]) throws -> M? {
         try withReader(preparing: M.self) { connection in
-            let table = try connection.table(for: M.self)
+            guard let table = try connection.tableForReading(M.self) else {
+                _ = try TableSchemaCache.schema(for: M.self).keyArguments(key)  // still checks the key
+                return nil
+            }
             guard let sql = table.statements.find else { throw PersistenceError.noPrimaryKey(table) }
             let arguments = StatementArguments(positional: try table.keyArguments(key))
             return try connection.fetchFirstModel(M.self, table: table, sql: SQL(sql, arguments: arguments))
@@ -198,7 +201,10 @@ extension DatabaseContext {
     /// - Throws: ``PersistenceError`` when the model has no single-column primary key.
     public func exists<M: Model>(_ type: M.Type, id: some DatabaseValueConvertible) throws -> Bool {
         try withReader(preparing: M.self) { connection in
-            let table = try connection.table(for: M.self)
+            guard let table = try connection.tableForReading(M.self) else {
+                _ = try TableSchemaCache.schema(for: M.self).keyArguments([id])  // still checks the key
+                return false
+            }
             return try connection.rowExists(table: table, key: table.keyArguments([id]))
         }
     }
@@ -221,7 +227,7 @@ extension DatabaseContext {
     @usableFromInline
     func forEachModel<M: Model>(_ type: M.Type, _ body: (consuming M) throws -> Void) throws {
         try withReader(preparing: M.self) { connection in
-            let table = try connection.table(for: M.self)
+            guard let table = try connection.tableForReading(M.self) else { return }
             try connection.forEachModel(M.self, table: table, sql: SQL(table.statements.selectAll), body)
         }
     }
@@ -296,7 +302,7 @@ extension DatabaseContext {
     /// - Throws: ``DatabaseError``.
     public func count<M: Model>(_ type: M.Type) throws -> Int {
         try withReader(preparing: M.self) { connection in
-            let table = try connection.table(for: M.self)
+            guard let table = try connection.tableForReading(M.self) else { return 0 }
             return try connection.fetchOne(Int.self, sql: SQL(table.statements.count)) ?? 0
         }
     }
