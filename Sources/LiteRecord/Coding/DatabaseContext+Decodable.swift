@@ -147,8 +147,9 @@ extension Connection {
                 "none of \(T.self)'s properties names a column of \(table) (columns: "
                     + "\(columns.joined(separator: ", ")))")
         }
-        return SQL(
+        // Built as a String first: interpolating into an `SQL` literal would bind the names.
+        let text =
             "SELECT \(selected.map(SQL.quoteIdentifier).joined(separator: ", ")) FROM \(SQL.quoteIdentifier(table))"
-        )
+        return SQL(verbatim: text)
     }
 }

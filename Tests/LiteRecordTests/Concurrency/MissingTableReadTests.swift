@@ -117,15 +117,18 @@ struct MissingTableReadTests {
     @Test func aMissingColumnOfATableThatExistsStillThrows() throws {
         try withTemporaryDirectory { dir in
             let path = dir.file("columns.sqlite")
-            try Database(path: path).execute(sql: "CREATE TABLE gadget(id INTEGER PRIMARY KEY, name TEXT)")
+            try Database(path: path).execute(sql: """
+                CREATE TABLE gadget(id INTEGER PRIMARY KEY, name TEXT);
+                INSERT INTO gadget(name) VALUES ('old');
+                """)
             var configuration = Configuration()
             configuration.readOnly = true
             let db = try Database(path: path, configuration: configuration)
-            #expect(try db.count(Gadget.self) == 0)
-            let error = #expect(throws: DatabaseError.self) {
-                try db.query(Gadget.self).where { $0.weight > 1 }.fetchAll()
-            }
-            #expect(error?.message.contains("no such column") == true)
+            #expect(try db.count(Gadget.self) == 1)
+            let error = #expect(throws: RowDecodingError.self) { try db.query(Gadget.self).fetchAll() }
+            #expect(error?.isMissingColumn == true)
+            #expect(error?.column == "weight")
+            #expect(throws: RowDecodingError.self) { try db.read { try $0.fetchAll(Gadget.self) } }
         }
     }
 

@@ -49,17 +49,17 @@ struct QueryTargetTests {
             #expect(try query.count() == 2)  // sees the transaction's own write
             return query
         }
-        // Awaited from a task (another thread): refused as well, and nothing ran.
+        // Run from another thread once the transaction is over: refused as well.
         let failure = Locked<(any Error)?>(nil)
         let finished = Latch()
-        Task.detached {
+        Thread {
             do {
-                _ = try await escaped.count()
+                _ = try escaped.count()
             } catch {
                 failure.withLock { $0 = error }
             }
             finished.open()
-        }
+        }.start()
         #expect(finished.wait())
         #expect((failure.withLock { $0 } as? DatabaseError)?.resultCode == .misuse)
         #expect(try db.query(Note.self).count() == 3)
