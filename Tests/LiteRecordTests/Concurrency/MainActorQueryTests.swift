@@ -49,14 +49,19 @@ struct MainActorQueryTests {
         #expect(try await query.min { $0.level } == 3)
         #expect(try await query.max { $0.level } == 4)
         #expect(try await query.average { $0.level } == 11.0 / 3)
-        #expect(try await query.select(ItemName.self).fetchAll() == [.init(name: "d"), .init(name: "c"), .init(name: "b")])
+        #expect(
+            try await query.select(ItemName.self).fetchAll() == [
+                .init(name: "d"), .init(name: "c"), .init(name: "b"),
+            ])
         #expect(try await query.select(ItemName.self).fetchOne() == ItemName(name: "d"))
         let grouped = try await db.query(Item.self)
             .group(by: \.level)
             .select(LevelCount.self) { [$0.level.as("level"), $0.rowCount.as("items")] }
             .fetchAll()
         #expect(grouped == [.init(level: 1, items: 1), .init(level: 3, items: 1), .init(level: 4, items: 2)])
-        let changed = try await db.query(Item.self).where { $0.level == 4 }.updateAll { [$0.level.set(to: 5)] }
+        let changed = try await db.query(Item.self).where { $0.level == 4 }.updateAll {
+            [$0.level.set(to: 5)]
+        }
         #expect(changed == 2)
         #expect(try await db.query(Item.self).where { $0.level == 5 }.count() == 2)
         let deleted = try await db.query(Item.self).where { $0.level == 5 }.deleteAll()

@@ -31,6 +31,7 @@ struct MissingTableReadTests {
         note("average", try query.average { $0.weight } == nil)
         note("select", try query.select(GadgetName.self).fetchAll().isEmpty)
         var visited = 0
+        // swift-format-ignore: ReplaceForEachWithForLoop
         try query.forEach { _ in visited += 1 }
         note("forEach", visited == 0)
         note("db.fetchAll", try db.fetchAll(Gadget.self).isEmpty)
@@ -117,10 +118,11 @@ struct MissingTableReadTests {
     @Test func aMissingColumnOfATableThatExistsStillThrows() throws {
         try withTemporaryDirectory { dir in
             let path = dir.file("columns.sqlite")
-            try Database(path: path).execute(sql: """
-                CREATE TABLE gadget(id INTEGER PRIMARY KEY, name TEXT);
-                INSERT INTO gadget(name) VALUES ('old');
-                """)
+            try Database(path: path).execute(
+                sql: """
+                    CREATE TABLE gadget(id INTEGER PRIMARY KEY, name TEXT);
+                    INSERT INTO gadget(name) VALUES ('old');
+                    """)
             var configuration = Configuration()
             configuration.readOnly = true
             let db = try Database(path: path, configuration: configuration)
@@ -150,10 +152,12 @@ struct MissingTableReadTests {
         let db = try Database(.inMemory)
         let seen = Locked<[Int]>([])
         let sawOne = Latch()
-        let token = db.observe({ try $0.count(Gadget.self) }) { count in
-            seen.withLock { $0.append(count) }
-            if count == 1 { sawOne.open() }
-        }
+        let token = db.observe(
+            { try $0.count(Gadget.self) },
+            onChange: { count in
+                seen.withLock { $0.append(count) }
+                if count == 1 { sawOne.open() }
+            })
         // The first value comes from a background thread; write once it has been read.
         for _ in 0..<2000 where seen.withLock({ $0.isEmpty }) { usleep(1000) }
         try db.insert(Gadget(id: nil, name: "a", weight: 2, tags: []))
