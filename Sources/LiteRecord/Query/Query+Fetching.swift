@@ -12,14 +12,11 @@ extension Query {
 
     /// Runs `body`, which only reads, with the table and a reading connection (a reader of a
     /// WAL database), after throwing any build error. A model table that does not exist yet
-    /// reads as empty: `body` does not run and the empty result is returned.
+    /// reads as empty (see `Connection.readingModelTable`).
     func runReading<T>(_ body: (Connection, TableSchema) throws -> T) throws -> T {
         if let buildError { throw buildError }
         return try context.withReader(preparing: M.self) { connection in
-            guard let table = try connection.tableForReading(M.self) else {
-                return try emptyTableResult(T.self)
-            }
-            return try body(connection, table)
+            try connection.readingModelTable(M.self) { table in try body(connection, table) }
         }
     }
 

@@ -31,27 +31,38 @@ func emptyTableResult<T>(_ type: T.Type) throws -> T {
 }
 
 extension Connection {
-    /// The table of a model type, for a read; `nil` when the table does not exist and this
-    /// connection does not create it (a reader, the writer inside a read, a read-only
-    /// database).
+    /// Runs `body`, a read of a model's table, with the table's schema; when the table does not
+    /// exist and this connection does not create it (a reader, the writer inside a read, a
+    /// read-only database), returns the empty result instead of SQLite's "no such table".
     ///
     /// A model type that was never written reads as an empty table: `count` is 0, `fetchAll`
-    /// is `[]`, not "no such table". Only LiteRecord's own model reads do this; raw SQL naming
-    /// a missing table, and a missing column of a table that exists, still throw. A fetch being
+    /// is `[]`. Only LiteRecord's own model reads do this; raw SQL naming a missing table, and
+    /// a missing column of a table that exists, still throw. The check costs nothing when the
+    /// table is there: it runs only after SQLite reports the table missing. A fetch being
     /// observed records the missing table as read, so the observation fetches again once rows
     /// are written to it.
-    func tableForReading<M: Model>(_ type: M.Type) throws -> TableSchema? {
-        guard isReadOnly || isQueryOnly else { return try table(for: M.self) }
+    func readingModelTable<M: Model, T>(_ type: M.Type, _ body: (TableSchema) throws -> T) throws -> T {
+        guard isReadOnly || isQueryOnly else { return try body(table(for: M.self)) }
         let id = ObjectIdentifier(M.self)
-        if let schema = preparedModels[id] { return schema }
-        let schema = try TableSchemaCache.schema(for: M.self)
-        guard try tableExists(schema.tableName) else {
-            authorizer?.recordRead(of: schema.tableName)
-            return nil
-        }
-        // Only a connection that never creates tables remembers the check; the writer, inside a
-        // read, must still create or grow the table on its next write.
+        let schema = try preparedModels[id] ?? TableSchemaCache.schema(for: M.self)
+        // A connection that never creates tables keeps the schema (not a promise that the table
+        // exists); the writer, inside a read, must still create or grow it on its next write.
         if role == .reader || isReadOnly { preparedModels[id] = schema }
-        return schema
+        do {
+            return try body(schema)
+        } catch let error as DatabaseError where error.namesMissingTable(schema.tableName) {
+            guard try !tableExists(schema.tableName) else { throw error }
+            authorizer?.recordRead(of: schema.tableName)
+            return try emptyTableResult(T.self)
+        }
+    }
+}
+
+extension DatabaseError {
+    /// Whether this is SQLite's "no such table" for `table` (unqualified or in `main`).
+    fileprivate func namesMissingTable(_ table: String) -> Bool {
+        guard resultCode.primary == .error, message.hasPrefix("no such table: ") else { return false }
+        let named = message.dropFirst("no such table: ".count).lowercased()
+        return named == table.lowercased() || named == "main." + table.lowercased()
     }
 }

@@ -182,13 +182,12 @@ extension DatabaseContext {
     /// - Throws: As ``find(_:id:)``.
     public func find<M: Model>(_ type: M.Type, key: [any DatabaseValueConvertible]) throws -> M? {
         try withReader(preparing: M.self) { connection in
-            guard let table = try connection.tableForReading(M.self) else {
-                _ = try TableSchemaCache.schema(for: M.self).keyArguments(key)  // still checks the key
-                return nil
+            try connection.readingModelTable(M.self) { table in
+                guard let sql = table.statements.find else { throw PersistenceError.noPrimaryKey(table) }
+                let arguments = StatementArguments(positional: try table.keyArguments(key))
+                return try connection.fetchFirstModel(
+                    M.self, table: table, sql: SQL(sql, arguments: arguments))
             }
-            guard let sql = table.statements.find else { throw PersistenceError.noPrimaryKey(table) }
-            let arguments = StatementArguments(positional: try table.keyArguments(key))
-            return try connection.fetchFirstModel(M.self, table: table, sql: SQL(sql, arguments: arguments))
         }
     }
 
@@ -201,11 +200,9 @@ extension DatabaseContext {
     /// - Throws: ``PersistenceError`` when the model has no single-column primary key.
     public func exists<M: Model>(_ type: M.Type, id: some DatabaseValueConvertible) throws -> Bool {
         try withReader(preparing: M.self) { connection in
-            guard let table = try connection.tableForReading(M.self) else {
-                _ = try TableSchemaCache.schema(for: M.self).keyArguments([id])  // still checks the key
-                return false
+            try connection.readingModelTable(M.self) { table in
+                try connection.rowExists(table: table, key: table.keyArguments([id]))
             }
-            return try connection.rowExists(table: table, key: table.keyArguments([id]))
         }
     }
 
@@ -227,8 +224,9 @@ extension DatabaseContext {
     @usableFromInline
     func forEachModel<M: Model>(_ type: M.Type, _ body: (consuming M) throws -> Void) throws {
         try withReader(preparing: M.self) { connection in
-            guard let table = try connection.tableForReading(M.self) else { return }
-            try connection.forEachModel(M.self, table: table, sql: SQL(table.statements.selectAll), body)
+            try connection.readingModelTable(M.self) { table in
+                try connection.forEachModel(M.self, table: table, sql: SQL(table.statements.selectAll), body)
+            }
         }
     }
 
@@ -302,8 +300,9 @@ extension DatabaseContext {
     /// - Throws: ``DatabaseError``.
     public func count<M: Model>(_ type: M.Type) throws -> Int {
         try withReader(preparing: M.self) { connection in
-            guard let table = try connection.tableForReading(M.self) else { return 0 }
-            return try connection.fetchOne(Int.self, sql: SQL(table.statements.count)) ?? 0
+            try connection.readingModelTable(M.self) { table in
+                try connection.fetchOne(Int.self, sql: SQL(table.statements.count)) ?? 0
+            }
         }
     }
 
