@@ -19,7 +19,8 @@ struct ReadmeCodeBlockTests {
     }
 
     static let documentationFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    static let readme = documentationFolder
+    static let readme =
+        documentationFolder
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("README.md")
 
@@ -32,7 +33,8 @@ struct ReadmeCodeBlockTests {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if var block = current {
                 if trimmed == "```" {
-                    blocks.append(CodeBlock(line: block.line, lines: block.lines, isExcluded: block.isExcluded))
+                    blocks.append(
+                        CodeBlock(line: block.line, lines: block.lines, isExcluded: block.isExcluded))
                     current = nil
                 } else {
                     if !trimmed.isEmpty { block.lines.append(trimmed) }
@@ -93,7 +95,9 @@ struct ReadmeCodeBlockTests {
         #expect(blocks.map(\.line) == [2, 8])
         #expect(blocks.map(\.isExcluded) == [false, true])
         #expect(blocks[0].lines == ["let a = 1", "let b = a + 1   // kept"])
-        #expect(Self.contains(["setup()", "let a = 1", "#expect(a == 1)", "let b = a + 1   // kept"], blocks[0].lines))
+        #expect(
+            Self.contains(
+                ["setup()", "let a = 1", "#expect(a == 1)", "let b = a + 1   // kept"], blocks[0].lines))
         #expect(!Self.contains(["let b = a + 1   // kept", "let a = 1"], blocks[0].lines))
         #expect(!Self.contains(["let a = 1", "let b = a + 2   // kept"], blocks[0].lines))
     }
