@@ -87,3 +87,69 @@ extension DatabaseContext {
         }
     }
 }
+
+// MARK: - Fetching Decodable values from a table
+
+extension DatabaseContext {
+    /// Fetches every row of a table (or view) into a `Decodable` type that is not a model: a
+    /// read-only view of some of its columns.
+    ///
+    /// The type's coding keys name the columns to select (`SELECT "id", "total" FROM "orders"`);
+    /// the table's other columns are not read. The table is neither created nor changed.
+    ///
+    /// ```swift
+    /// struct Summary: Decodable { var id: Int64; var total: Double; var note: String? }
+    /// let summaries = try db.fetchAll(Summary.self, fromTable: "orders")
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: The type of each element; its properties are read from the columns of the
+    ///     same names (its `CodingKeys` strings; SQLite names ignore case).
+    ///   - table: The table or view name; it is quoted, so any name works.
+    /// - Returns: The rows, in the order SQLite reads them (for another order, or a filter,
+    ///   write the SQL: ``fetchAll(_:sql:)-(T.Type,_)``).
+    /// - Throws: ``SchemaError`` naming the property and the table's columns when a non-optional
+    ///   property has no column (an optional one reads `nil`), or when the type has no keys;
+    ///   ``DatabaseError`` (`no such table`) for a table that does not exist;
+    ///   ``RowDecodingError`` when a value does not fit.
+    public func fetchAll<T: Decodable>(_ type: T.Type, fromTable table: String) throws -> [T] {
+        try withReader { connection in
+            try connection.fetchAll(T.self, sql: connection.selectSQL(for: T.self, fromTable: table))
+        }
+    }
+}
+
+extension Connection {
+    /// `SELECT` of the columns a `Decodable` type's keys name, from a table, checked against the
+    /// table's columns.
+    func selectSQL<T: Decodable>(for type: T.Type, fromTable table: String) throws -> SQL {
+        let columns = try fetchAll(String.self, sql: "SELECT name FROM pragma_table_xinfo(\(table))")
+        guard !columns.isEmpty else {
+            throw DatabaseError(resultCode: .error, message: "no such table: \(table)")
+        }
+        let byLowercasedName = Dictionary(columns.map { ($0.lowercased(), $0) }) { first, _ in first }
+        let keys = try SchemaProbe.probe(T.self).columns
+        guard !keys.isEmpty else {
+            throw SchemaError("\(T.self) has no properties to read from the columns of \(table)")
+        }
+        var selected: [String] = []
+        for key in keys {
+            if let column = byLowercasedName[key.key.lowercased()] {
+                if !selected.contains(column) { selected.append(column) }
+            } else if !key.isOptional {
+                throw SchemaError(
+                    "\(T.self).\(key.key) has no column in \(table) (columns: \(columns.joined(separator: ", "))); "
+                        + "make the property optional or rename it with CodingKeys")
+            }
+        }
+        guard !selected.isEmpty else {
+            throw SchemaError(
+                "none of \(T.self)'s properties names a column of \(table) (columns: "
+                    + "\(columns.joined(separator: ", ")))")
+        }
+        // Built as a String first: interpolating into an `SQL` literal would bind the names.
+        let text =
+            "SELECT \(selected.map(SQL.quoteIdentifier).joined(separator: ", ")) FROM \(SQL.quoteIdentifier(table))"
+        return SQL(verbatim: text)
+    }
+}

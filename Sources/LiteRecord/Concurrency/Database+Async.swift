@@ -90,6 +90,22 @@ extension Database {
     }
 }
 
+extension Database {
+    /// Fetches every row of a table into a `Decodable` type that is not a model; see
+    /// ``DatabaseContext/fetchAll(_:fromTable:)``.
+    ///
+    /// - Parameters:
+    ///   - type: The type of each element; its coding keys name the columns.
+    ///   - table: The table or view name.
+    /// - Returns: The values.
+    /// - Throws: As the synchronous form, or `CancellationError`.
+    public func fetchAll<T: Decodable & Sendable>(_ type: T.Type, fromTable table: String) async throws
+        -> [T]
+    {
+        try await asyncReading { try $0.fetchAll(T.self, fromTable: table) }
+    }
+}
+
 // MARK: - Models
 
 extension Database {
@@ -227,63 +243,5 @@ extension Database {
         try await performAsync(on: readQueue) { job in
             try self.withReadingConnection(preparing: M.self) { try job.run(on: $0, body) }
         }
-    }
-}
-
-// MARK: - Queries
-
-extension Query {
-    /// Every matching model, fetched without blocking the caller's thread.
-    ///
-    /// - Returns: The models, in the query's order.
-    /// - Throws: As ``fetchAll()``, or `CancellationError`.
-    public func fetchAll() async throws -> [M] {
-        try await runAsync(reading: true) { try $0.fetchAll() }
-    }
-
-    /// The first matching model, or `nil`.
-    ///
-    /// - Returns: The model.
-    /// - Throws: As ``fetchOne()``, or `CancellationError`.
-    public func fetchOne() async throws -> M? {
-        try await runAsync(reading: true) { try $0.fetchOne() }
-    }
-
-    /// The number of matching rows.
-    ///
-    /// - Returns: The count.
-    /// - Throws: As ``count()``, or `CancellationError`.
-    public func count() async throws -> Int {
-        try await runAsync(reading: true) { try $0.count() }
-    }
-
-    /// Whether any row matches.
-    ///
-    /// - Returns: Whether one does.
-    /// - Throws: As ``exists()``, or `CancellationError`.
-    public func exists() async throws -> Bool {
-        try await runAsync(reading: true) { try $0.exists() }
-    }
-
-    /// Deletes every matching row.
-    ///
-    /// - Returns: The number of rows deleted.
-    /// - Throws: As ``deleteAll()``, or `CancellationError`.
-    @discardableResult
-    public func deleteAll() async throws -> Int {
-        try await runAsync(reading: false) { try $0.deleteAll() }
-    }
-
-    /// Runs the synchronous form on the query's database, off the caller's thread; a query
-    /// built on a transaction's connection runs right there, as it must.
-    private func runAsync<T: Sendable>(
-        reading: Bool, _ body: @escaping @Sendable (Query) throws -> T
-    ) async throws -> T {
-        guard let database = context as? Database else { return try body(self) }
-        let detached = DetachedQuery(self)
-        if reading {
-            return try await database.asyncReading(preparing: M.self) { try body(detached.on($0)) }
-        }
-        return try await database.asyncWriting { try body(detached.on($0)) }
     }
 }

@@ -95,10 +95,9 @@ extension Database {
     /// - Parameter query: The query; it runs on this database, whatever it was built on.
     /// - Returns: The observation; nothing runs until it is iterated.
     public func observe<M: Model>(_ query: Query<M>) -> DatabaseObservation<[M]> {
-        let detached = DetachedQuery(query)
-        return DatabaseObservation(
+        DatabaseObservation(
             database: self, prepare: { try self.prepareTable(for: M.self) },
-            fetch: { connection in try detached.on(connection).fetchAll() })
+            fetch: { connection in try query.on(connection).fetchAll() })
     }
 
     /// Observes the value `fetch` returns, calling `onChange` with it now and after each
@@ -144,23 +143,5 @@ extension Database {
     {
         let subscription = changeCenter.subscribe(wantsRows: true) { handler($0.rows) }
         return DatabaseCancellable { [changeCenter] in changeCenter.unsubscribe(subscription) }
-    }
-}
-
-/// A query kept to be run again on other connections, from other threads.
-///
-/// `Query` is not `Sendable` because it holds the context it was built on; this keeps only
-/// what describes the rows and never touches that context: each run is rebuilt on the
-/// connection at hand. Its parts are immutable values, so reading them from several threads
-/// is safe.
-struct DetachedQuery<M: Model>: @unchecked Sendable {
-    private let query: Query<M>
-
-    init(_ query: Query<M>) {
-        self.query = query
-    }
-
-    func on(_ context: any DatabaseContext) -> Query<M> {
-        query.on(context)
     }
 }

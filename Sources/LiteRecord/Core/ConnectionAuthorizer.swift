@@ -40,6 +40,12 @@ final class ConnectionAuthorizer {
         isRecordingReads = false
     }
 
+    /// Records a table a fetch depends on but could not read because it does not exist yet (a
+    /// model's table before its first write), so that rows written to it later concern the fetch.
+    func recordRead(of table: String) {
+        if isRecordingReads { tablesRead.insert(table) }
+    }
+
     private func authorize(_ action: Int32, _ firstArgument: UnsafePointer<CChar>?) -> Int32 {
         switch action {
         case SQLITE_READ where isRecordingReads:

@@ -41,6 +41,8 @@ extension DatabaseContext {
     /// Interpolated values are bound, never spliced into the text:
     /// `try db.execute(sql: "UPDATE players SET score = \(score) WHERE name = \(name)")`.
     /// A single statement is prepared once and reused on the next call with the same text.
+    /// SQL text held in a `String` (a script loaded at run time) is passed as
+    /// `SQL(verbatim: script)`, taken as written; bind its values with `arguments:`.
     ///
     /// - Parameter sql: The SQL and its arguments; a script's statements take the arguments in order.
     /// - Throws: ``DatabaseError`` with SQLite's code and message and the failing statement;

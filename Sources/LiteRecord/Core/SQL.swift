@@ -12,6 +12,9 @@
 /// `"SELECT * FROM \(identifier: table)"` gives `SELECT * FROM "my ""table"""`.
 /// Fragments compose: `"... WHERE \(fragment)"` splices another `SQL` value with its arguments.
 /// A sequence of values becomes a parenthesized list: `"id IN \(list: ids)"` gives `id IN (?,?,?)`.
+///
+/// SQL text held in a `String` variable (a script loaded at run time) becomes an `SQL` value with
+/// ``init(verbatim:arguments:)``, which takes it as written and binds only the arguments given.
 public struct SQL: Sendable, CustomStringConvertible, ExpressibleByStringInterpolation {
     /// The SQL text, with `?` where values were interpolated.
     public private(set) var text: String
@@ -20,7 +23,7 @@ public struct SQL: Sendable, CustomStringConvertible, ExpressibleByStringInterpo
     /// A value that could not be converted while the literal was built; thrown when it runs.
     var conversionError: ValueConversionError?
 
-    /// Wraps SQL text and arguments you built yourself.
+    /// Wraps SQL text and arguments you built yourself; the same as ``init(verbatim:arguments:)``.
     ///
     /// - Parameters:
     ///   - text: SQL text; it may hold positional and named parameters.
@@ -28,6 +31,26 @@ public struct SQL: Sendable, CustomStringConvertible, ExpressibleByStringInterpo
     public init(_ text: String, arguments: StatementArguments = []) {
         self.text = text
         self.arguments = arguments
+    }
+
+    /// Takes SQL text held in a `String` exactly as written: a script read from a file, a
+    /// statement built at run time. Nothing in it is bound or escaped.
+    ///
+    /// Values must not be spliced into `text`: write parameters (`?`, `:name`) and pass the
+    /// values as `arguments`, which are bound. For SQL written in code, prefer a literal, whose
+    /// interpolations bind: `"... WHERE name = \(name)"`.
+    ///
+    /// ```swift
+    /// let script = try String(contentsOf: schemaFile, encoding: .utf8)
+    /// try db.execute(sql: SQL(verbatim: script))
+    /// try db.execute(sql: SQL(verbatim: "DELETE FROM players WHERE score < ?", arguments: [10]))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - text: SQL text, taken as written; one statement or a script.
+    ///   - arguments: Values for the parameters in `text`.
+    public init(verbatim text: String, arguments: StatementArguments = []) {
+        self.init(text, arguments: arguments)
     }
 
     public init(stringLiteral value: String) {

@@ -37,7 +37,7 @@ public struct Columns<M: Model> {
 /// A column, a value inside a JSON column, or an expression over them, typed by the Swift value
 /// it holds, so that comparisons are checked by the compiler.
 @dynamicMemberLookup
-public struct Column<Value> {
+public struct Column<Value>: Sendable {
     /// The SQL expression (a quoted column name, a JSON extraction, arithmetic).
     let sql: SQL
     /// The plain column this is, when it is one (updates can assign it).

@@ -3,7 +3,7 @@
 /// A condition means what the same closure means in Swift on the decoded models: `!=` on an
 /// optional column matches NULL rows, `== nil` is `IS NULL`, string comparisons are
 /// case-sensitive (by exact UTF-8 bytes, even on a `COLLATE NOCASE` column).
-public struct Condition {
+public struct Condition: Sendable {
     let sql: SQL
     let error: (any Error)?
 

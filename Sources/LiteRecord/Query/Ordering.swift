@@ -1,7 +1,7 @@
 /// A sort key of a query: a column, ascending or descending, with NULLs first or last.
 ///
 /// Several keys are an array literal: `.order { [$0.team.ascending, $0.score.descending] }`.
-public struct Ordering: ExpressibleByArrayLiteral {
+public struct Ordering: ExpressibleByArrayLiteral, Sendable {
     /// The sort terms, most significant first.
     let terms: [SQL]
     let error: (any Error)?

@@ -1,5 +1,5 @@
 /// One `SET column = value` of a bulk update.
-public struct ColumnAssignment {
+public struct ColumnAssignment: Sendable {
     let sql: SQL
     let error: (any Error)?
 }

@@ -11,11 +11,12 @@ extension Query {
     }
 
     /// Runs `body`, which only reads, with the table and a reading connection (a reader of a
-    /// WAL database), after throwing any build error.
+    /// WAL database), after throwing any build error. A model table that does not exist yet
+    /// reads as empty (see `Connection.readingModelTable`).
     func runReading<T>(_ body: (Connection, TableSchema) throws -> T) throws -> T {
         if let buildError { throw buildError }
         return try context.withReader(preparing: M.self) { connection in
-            try body(connection, try connection.table(for: M.self))
+            try connection.readingModelTable(M.self) { table in try body(connection, table) }
         }
     }
 

@@ -1,5 +1,5 @@
 /// A selected expression with the name a result type reads it by: `$0.score.sum.as("total")`.
-public struct SelectedColumn {
+public struct SelectedColumn: Sendable {
     let sql: SQL
     let error: (any Error)?
 }
@@ -42,7 +42,7 @@ extension Columns {
 ///     .select(TeamTotal.self) { [$0.team.as("team"), $0.score.sum.as("total"), $0.rowCount.as("players")] }
 ///     .fetchAll()
 /// ```
-public struct Projection<M: Model, T: Decodable> {
+public struct Projection<M: Model, T: Decodable>: Sendable {
     let query: Query<M>
     let selection: [SelectedColumn]?
 

@@ -12,6 +12,10 @@
 ///
 /// The generated SQL is stable and visible: `query.sqlDescription`.
 ///
+/// A query is a `Sendable` value: build it anywhere (on the main actor too) and await its async
+/// forms, or hand it to another task. A query built on a transaction's connection
+/// (`tx.query(P.self)`) runs only inside that transaction's closure, on its thread.
+///
 /// ## Topics
 /// - ``where(_:)``
 /// - ``where(sql:)``
@@ -23,8 +27,9 @@
 /// - ``exists()``
 /// - ``updateAll(_:)``
 /// - ``deleteAll()``
-public struct Query<M: Model> {
-    private(set) var context: any DatabaseContext
+public struct Query<M: Model>: Sendable {
+    /// The database or connection the query was built on.
+    private(set) var target: QueryTarget
     let dateStorage: DateStorage
     var conditions: [Condition] = []
     var orderings: [Ordering] = []
@@ -34,14 +39,22 @@ public struct Query<M: Model> {
     var groupKeys: [PropertyReference] = []
 
     init(context: any DatabaseContext, dateStorage: DateStorage) {
-        self.context = context
+        self.target = QueryTarget(context)
         self.dateStorage = dateStorage
+    }
+
+    /// Where the query runs.
+    ///
+    /// - Throws: ``DatabaseError`` (`.misuse`) for a query built on a transaction's connection
+    ///   and run on another thread.
+    var context: any DatabaseContext {
+        get throws { try target.context() }
     }
 
     /// The same query, run on another context.
     func on(_ context: any DatabaseContext) -> Query {
         var copy = self
-        copy.context = context
+        copy.target = QueryTarget(context)
         return copy
     }
 

@@ -181,11 +181,13 @@ extension DatabaseContext {
     /// - Throws: As ``find(_:id:)``.
     public func find<M: Model>(_ type: M.Type, key: [any DatabaseValueConvertible]) throws -> M? {
         try withReader(preparing: M.self) { connection in
-            let table = try connection.table(for: M.self)
-            guard let sql = table.statements.find else { throw PersistenceError.noPrimaryKey(table) }
-            let keyValues = try table.keyArguments(key)
-            let arguments = StatementArguments(positional: table.statements.keyArguments(keyValues))
-            return try connection.fetchFirstModel(M.self, table: table, sql: SQL(sql, arguments: arguments))
+            try connection.readingModelTable(M.self) { table in
+                guard let sql = table.statements.find else { throw PersistenceError.noPrimaryKey(table) }
+                let keyValues = try table.keyArguments(key)
+                let arguments = StatementArguments(positional: table.statements.keyArguments(keyValues))
+                return try connection.fetchFirstModel(
+                    M.self, table: table, sql: SQL(sql, arguments: arguments))
+            }
         }
     }
 
@@ -198,8 +200,9 @@ extension DatabaseContext {
     /// - Throws: ``PersistenceError`` when the model has no single-column primary key.
     public func exists<M: Model>(_ type: M.Type, id: some DatabaseValueConvertible) throws -> Bool {
         try withReader(preparing: M.self) { connection in
-            let table = try connection.table(for: M.self)
-            return try connection.rowExists(table: table, key: table.keyArguments([id]))
+            try connection.readingModelTable(M.self) { table in
+                try connection.rowExists(table: table, key: table.keyArguments([id]))
+            }
         }
     }
 
@@ -221,8 +224,9 @@ extension DatabaseContext {
     @usableFromInline
     func forEachModel<M: Model>(_ type: M.Type, _ body: (consuming M) throws -> Void) throws {
         try withReader(preparing: M.self) { connection in
-            let table = try connection.table(for: M.self)
-            try connection.forEachModel(M.self, table: table, sql: SQL(table.statements.selectAll), body)
+            try connection.readingModelTable(M.self) { table in
+                try connection.forEachModel(M.self, table: table, sql: SQL(table.statements.selectAll), body)
+            }
         }
     }
 
@@ -296,8 +300,9 @@ extension DatabaseContext {
     /// - Throws: ``DatabaseError``.
     public func count<M: Model>(_ type: M.Type) throws -> Int {
         try withReader(preparing: M.self) { connection in
-            let table = try connection.table(for: M.self)
-            return try connection.fetchOne(Int.self, sql: SQL(table.statements.count)) ?? 0
+            try connection.readingModelTable(M.self) { table in
+                try connection.fetchOne(Int.self, sql: SQL(table.statements.count)) ?? 0
+            }
         }
     }
 
