@@ -1,0 +1,54 @@
+import Foundation
+import LiteRecord
+import Testing
+
+private struct CollationMember: Model, Equatable {
+    var id: Int64?
+    var name: String
+    var nick: String?
+
+    static let schema = Schema<CollationMember>(table: "members", indexes: [[\.name], [\.nick]])
+        .collation(.nocase, for: \.name).collation(.nocase, for: \.nick)
+}
+
+/// The SQL text of a description, before its argument list.
+private func sqlText(_ description: String) -> String {
+    guard let bracket = description.range(of: " [", options: .backwards) else { return description }
+    return String(description[..<bracket.lowerBound])
+}
+
+/// What SQLite plans for a query's SELECT.
+private func queryPlan(_ db: Database, _ query: Query<CollationMember>) throws -> String {
+    let text = sqlText(query.sqlDescription)
+    // The plan does not depend on the values: NULL stands for each.
+    let parameters = StatementArguments(positional: text.filter { $0 == "?" }.map { _ in .null })
+    let rows = try db.fetchAll(Row.self, sql: "EXPLAIN QUERY PLAN " + text, arguments: parameters)
+    return try rows.map { try $0.value(String.self, named: "detail") }.joined(separator: "; ")
+}
+
+@Suite struct QueryCollationTests {
+    private func fixture() throws -> Database {
+        let db = try Database(.inMemory)
+        for (name, nick) in [("bob", "b"), ("Bob", nil), ("BOB", "B"), ("alice", "al"), ("Alice", "AL")] {
+            var member = CollationMember(id: nil, name: name, nick: nick)
+            try db.insert(&member)
+        }
+        for index in 0..<2_000 {
+            var member = CollationMember(id: nil, name: "filler \(index)", nick: "f\(index)")
+            try db.insert(&member)
+        }
+        return db
+    }
+
+    @Test func equalityOnANocaseColumnStaysCaseSensitiveAndUsesTheIndex() throws {
+        let db = try fixture()
+        let bob = db.query(CollationMember.self).where { $0.name == "Bob" }
+        #expect(try bob.fetchAll().map(\.name) == ["Bob"])
+        #expect(try db.query(CollationMember.self).where { $0.nick == "B" }.fetchAll().map(\.name) == ["BOB"])
+        #expect(try db.query(CollationMember.self).where { $0.name != "bob" }.count() == 2_004)
+        let plan = try queryPlan(db, bob)
+        #expect(plan.contains("USING INDEX") || plan.contains("USING COVERING INDEX"), "\(plan)")
+        let nickPlan = try queryPlan(db, db.query(CollationMember.self).where { $0.nick == "B" })
+        #expect(nickPlan.contains("USING INDEX") || nickPlan.contains("USING COVERING INDEX"), "\(nickPlan)")
+    }
+}
