@@ -51,4 +51,23 @@ private func queryPlan(_ db: Database, _ query: Query<CollationMember>) throws -
         let nickPlan = try queryPlan(db, db.query(CollationMember.self).where { $0.nick == "B" })
         #expect(nickPlan.contains("USING INDEX") || nickPlan.contains("USING COVERING INDEX"), "\(nickPlan)")
     }
+
+    @Test func caseInsensitiveEqualsFoldsASCIIAndUsesTheIndex() throws {
+        let db = try fixture()
+        let bobs = db.query(CollationMember.self).where { $0.name.caseInsensitiveEquals("BoB") }
+        #expect(try bobs.order { $0.id }.fetchAll().map(\.name) == ["bob", "Bob", "BOB"])
+        let plan = try queryPlan(db, bobs)
+        #expect(plan.contains("USING INDEX") || plan.contains("USING COVERING INDEX"), "\(plan)")
+        // On an optional column nil never matches, and `!` of it matches nil.
+        let nicks = db.query(CollationMember.self).where { $0.nick.caseInsensitiveEquals("b") }
+        #expect(try nicks.order { $0.id }.fetchAll().map(\.name) == ["bob", "BOB"])
+        #expect(
+            try db.query(CollationMember.self).where { !$0.nick.caseInsensitiveEquals("b") }.count() == 2_003)
+        // ASCII only, as SQLite's NOCASE: "É" is not "é".
+        var accented = CollationMember(id: nil, name: "\u{C9}mile", nick: nil)
+        try db.insert(&accented)
+        #expect(
+            try db.query(CollationMember.self).where { $0.name.caseInsensitiveEquals("\u{E9}mile") }.count()
+                == 0)
+    }
 }
