@@ -23,7 +23,7 @@ enum ArithmeticExpression {
         let sql: SQL
         if number is any BinaryInteger.Type {
             // Checked: SQLite itself turns an overflowing integer into an inexact REAL.
-            sql = "\(SQL(function.name))(\(left.sql), \(right.sql))"
+            sql = fitting("\(SQL(function.name))(\(left.sql), \(right.sql))", number)
         } else if number is any BinaryFloatingPoint.Type {
             switch function {
             case .divide, .remainder:
@@ -44,7 +44,7 @@ enum ArithmeticExpression {
     static func negate<Operand, Result>(_ operand: Column<Operand>, number: Any.Type) -> Column<Result> {
         let sql: SQL
         if number is any BinaryInteger.Type {
-            sql = "\(SQL(QueryFunctions.Arithmetic.negate.name))(\(operand.sql))"
+            sql = fitting("\(SQL(QueryFunctions.Arithmetic.negate.name))(\(operand.sql))", number)
         } else if number is any BinaryFloatingPoint.Type {
             sql = "(- \(operand.sql))"
         } else {
@@ -53,6 +53,23 @@ enum ArithmeticExpression {
         return Column<Result>(
             sql: sql, columnName: nil, isNullable: operand.isNullable, isJSON: false, collation: nil,
             dateStorage: operand.dateStorage, jsonPath: nil, error: operand.error)
+    }
+
+    /// An integer expression checked against the range of a narrower Swift type (`UInt8`,
+    /// `Int32`, `UInt`'s lack of negatives), where Swift would trap and the column could no
+    /// longer be read.
+    private static func fitting(_ sql: SQL, _ number: Any.Type) -> SQL {
+        guard let integer = number as? any FixedWidthInteger.Type, let (low, high) = bounds(of: integer)
+        else {
+            return sql
+        }
+        let (lowValue, highValue) = (DatabaseValue.integer(low), DatabaseValue.integer(high))
+        return "\(SQL(QueryFunctions.integerInRange))(\(sql), \(lowValue), \(highValue))"
+    }
+
+    private static func bounds<T: FixedWidthInteger>(of type: T.Type) -> (Int64, Int64)? {
+        let (low, high) = (Int64(clamping: T.min), Int64(clamping: T.max))
+        return low == .min && high == .max ? nil : (low, high)
     }
 
     private static func unsupported(_ number: Any.Type) -> SchemaError {

@@ -52,6 +52,10 @@ enum QueryFunctions {
         }
     }
 
+    /// `literecord_integer_in_range(value, low, high)`: the value, or an error when an integer
+    /// result does not fit the Swift type of its column (`Int8`, `UInt32`, ...).
+    static let integerInRange = "literecord_integer_in_range"
+
     /// Registers the functions on a connection.
     ///
     /// - Throws: ``DatabaseError`` when SQLite refuses (out of memory).
@@ -67,6 +71,11 @@ enum QueryFunctions {
                 nil, nil, nil)
             guard code == SQLITE_OK else { throw DatabaseError.fromConnection(handle, code: code) }
         }
+        let code = sqlite3_create_function_v2(
+            handle, integerInRange, 3, flags, nil,
+            { context, count, arguments in QueryFunctions.integerInRange(context, count, arguments) },
+            nil, nil, nil)
+        guard code == SQLITE_OK else { throw DatabaseError.fromConnection(handle, code: code) }
         for function in Text.allCases {
             let code = sqlite3_create_function_v2(
                 handle, function.name, 1, flags, UnsafeMutableRawPointer(bitPattern: function.rawValue),
@@ -132,6 +141,25 @@ enum QueryFunctions {
             return
         }
         sqlite3_result_int64(context, result)
+    }
+
+    private static func integerInRange(
+        _ context: OpaquePointer?, _ count: Int32, _ arguments: UnsafeMutablePointer<OpaquePointer?>?
+    ) {
+        guard let context, let arguments, count == 3 else { return }
+        let value = arguments[0]
+        guard sqlite3_value_numeric_type(value) == SQLITE_INTEGER else {
+            sqlite3_result_value(context, value)
+            return
+        }
+        let (number, low, high) = (
+            sqlite3_value_int64(value), sqlite3_value_int64(arguments[1]), sqlite3_value_int64(arguments[2])
+        )
+        guard (low...high).contains(number) else {
+            sqlite3_result_error(context, "integer overflow: \(number) is outside \(low)...\(high)", -1)
+            return
+        }
+        sqlite3_result_value(context, value)
     }
 
     private static func text(

@@ -58,3 +58,35 @@ private struct OverflowCounter: Model, Equatable {
         }
     }
 }
+
+private struct NarrowCounter: Model, Equatable {
+    var id: Int64?
+    var small: Int8
+    var count: UInt32
+    var size: UInt
+
+    static let schema = Schema<NarrowCounter>(table: "narrow_counters")
+}
+
+@Suite struct QueryNarrowIntegerOverflowTests {
+    /// Swift traps where a result does not fit the column's type; SQL must not store it (the
+    /// row could no longer be read).
+    @Test func resultsOutsideANarrowTypeThrowAndChangeNothing() throws {
+        let db = try Database(.inMemory)
+        var row = NarrowCounter(id: nil, small: 127, count: 0, size: 3)
+        try db.insert(&row)
+        let all = db.query(NarrowCounter.self)
+        for (name, update) in [
+            ("Int8 + 1", { try all.updateAll { [$0.small.set(to: $0.small + 1)] } }),
+            ("UInt32 - 1", { try all.updateAll { [$0.count.set(to: $0.count - 1)] } }),
+            ("UInt - 5", { try all.updateAll { [$0.size.set(to: $0.size - 5)] } }),
+        ] as [(String, () throws -> Int)] {
+            let error = #expect(throws: DatabaseError.self, "\(name)") { _ = try update() }
+            #expect(error?.message.contains("overflow") == true, "\(name): \(String(describing: error))")
+        }
+        #expect(try all.fetchAll() == [row])
+        #expect(try all.where { $0.small - 1 == 126 && $0.size - 3 == 0 }.count() == 1)
+        #expect(try all.updateAll { [$0.small.set(to: $0.small - 28), $0.count.set(to: $0.count + 7)] } == 1)
+        #expect(try all.fetchOne().map { [Int($0.small), Int($0.count)] } == [99, 7])
+    }
+}
