@@ -62,7 +62,14 @@ extension Column where Value: Encodable {
         let hasNull = candidates.contains(.null)
         let nonNull = candidates.filter { !$0.isNull }
         var parts: [SQL] = []
-        if !nonNull.isEmpty { parts.append("\(comparableSQL) IN \(list: nonNull)") }
+        if !nonNull.isEmpty {
+            if let collation, collation != .binary {
+                // As `==`: the column's collation lets its index narrow, BINARY decides.
+                parts.append("(\(sql) IN \(list: nonNull) AND \(sql) COLLATE BINARY IN \(list: nonNull))")
+            } else {
+                parts.append("\(sql) IN \(list: nonNull)")
+            }
+        }
         if hasNull {
             parts.append("\(sql) IS NULL")
         } else if isNullable {

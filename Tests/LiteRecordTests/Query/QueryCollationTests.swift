@@ -48,6 +48,12 @@ private func queryPlan(_ db: Database, _ query: Query<CollationMember>) throws -
         #expect(try db.query(CollationMember.self).where { $0.name != "bob" }.count() == 2_004)
         let plan = try queryPlan(db, bob)
         #expect(plan.contains("USING INDEX") || plan.contains("USING COVERING INDEX"), "\(plan)")
+        let listed = db.query(CollationMember.self).where { ["Bob", "alice"].contains($0.name) }
+        #expect(try listed.order { $0.id }.fetchAll().map(\.name) == ["Bob", "alice"])
+        let listPlan = try queryPlan(db, listed)
+        #expect(listPlan.contains("USING INDEX") || listPlan.contains("USING COVERING INDEX"), "\(listPlan)")
+        #expect(
+            try db.query(CollationMember.self).where { !["Bob", "alice"].contains($0.name) }.count() == 2_003)
         let nickPlan = try queryPlan(db, db.query(CollationMember.self).where { $0.nick == "B" })
         #expect(nickPlan.contains("USING INDEX") || nickPlan.contains("USING COVERING INDEX"), "\(nickPlan)")
     }
