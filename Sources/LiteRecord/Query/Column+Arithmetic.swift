@@ -91,15 +91,6 @@ extension Column where Value: Numeric & Encodable {
     /// fails the statement.
     public static func / (lhs: Column, rhs: Value) -> Column { .combine(.divide, lhs, lhs.operand(rhs)) }
 
-    /// The sum of a value and a column: `10 + $0.score`.
-    public static func + (lhs: Value, rhs: Column) -> Column { .combine(.add, rhs.operand(lhs), rhs) }
-    /// The difference of a value and a column.
-    public static func - (lhs: Value, rhs: Column) -> Column { .combine(.subtract, rhs.operand(lhs), rhs) }
-    /// The product of a value and a column.
-    public static func * (lhs: Value, rhs: Column) -> Column { .combine(.multiply, rhs.operand(lhs), rhs) }
-    /// The quotient of a value by a column.
-    public static func / (lhs: Value, rhs: Column) -> Column { .combine(.divide, rhs.operand(lhs), rhs) }
-
     /// The sum of two columns: `$0.level + $0.bonus`.
     public static func + (lhs: Column, rhs: Column) -> Column { .combine(.add, lhs, rhs) }
     /// The difference of two columns.

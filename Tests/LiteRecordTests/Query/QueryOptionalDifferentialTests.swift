@@ -243,7 +243,7 @@ private struct OptFixture {
             shape({ $0.level / $0.divisor > 1 }, { $0.level / $0.divisor > 1 }),
             shape({ $0.level % $0.divisor == 0 }, { $0.level % $0.divisor == 0 }),
             shape({ -$0.level > 3 }, { -$0.level > 3 }),
-            shape({ 10 - $0.level > 15 }, { 10 - $0.level > 15 }),
+            shape({ -$0.level + 10 > 15 }, { -$0.level + 10 > 15 }),
             shape({ $0.level - $0.divisor == $0.bonus }, { $0.level - $0.divisor == $0.bonus }),
             shape({ $0.freight / 2.0 > 60 }, { r in holds(r.freight) { $0 / 2.0 > 60 } }),
             shape({ $0.freight * 3 + 1 < 0 }, { r in holds(r.freight) { $0 * 3 + 1 < 0 } }),
