@@ -97,6 +97,7 @@ public final class Connection: DatabaseContext {
 
     private func configure(location: Location, configuration: Configuration) throws {
         sqlite3_busy_timeout(handle, configuration.busyTimeoutMilliseconds)
+        try QueryFunctions.register(on: handle)
         // Reading the schema now turns "file is not a database" into an error at open time
         // rather than at the first query.
         try executeScript(SQL("SELECT count(*) FROM sqlite_master"))

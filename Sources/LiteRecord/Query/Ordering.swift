@@ -1,7 +1,8 @@
 /// A sort key of a query: a column, ascending or descending, with NULLs first or last.
 ///
-/// Several keys are an array literal: `.order { [$0.team.ascending, $0.score.descending] }`.
-public struct Ordering: ExpressibleByArrayLiteral, Sendable {
+/// Several keys are an array literal: `.order { [$0.team.ascending, $0.score.descending] }`; a
+/// column without a direction sorts ascending: `.order { [$0.team, $0.score.descending] }`.
+public struct Ordering: ExpressibleByArrayLiteral, OrderingTerm, Sendable {
     /// The sort terms, most significant first.
     let terms: [SQL]
     let error: (any Error)?
@@ -11,15 +12,40 @@ public struct Ordering: ExpressibleByArrayLiteral, Sendable {
         self.error = error
     }
 
-    /// Several sort keys, most significant first.
-    public init(arrayLiteral elements: Ordering...) {
-        self.terms = elements.flatMap(\.terms)
-        self.error = elements.lazy.compactMap(\.error).first
+    /// Several sort keys, most significant first; a column alone sorts ascending.
+    public init(arrayLiteral elements: any OrderingTerm...) {
+        let orderings = elements.map(\.sortOrdering)
+        self.terms = orderings.flatMap(\.terms)
+        self.error = orderings.lazy.compactMap(\.error).first
     }
+
+    /// This ordering itself.
+    public var sortOrdering: Ordering { self }
 
     /// Where NULLs go.
     public enum Nulls: Sendable {
         case first, last
+    }
+}
+
+/// Something a query can sort by: an ``Ordering``, or a ``Column`` (ascending).
+public protocol OrderingTerm {
+    /// The sort key this term stands for.
+    var sortOrdering: Ordering { get }
+}
+
+extension Column: OrderingTerm {
+    /// The column ascending: a column without a direction in `order` sorts ascending.
+    public var sortOrdering: Ordering { ascending }
+}
+
+extension Query {
+    /// Sorts by a column, ascending (replacing earlier sort keys): `.order { $0.title }`.
+    ///
+    /// - Parameter column: The column or expression to sort by.
+    /// - Returns: The sorted query.
+    public func order<Value>(_ column: (Columns<M>) -> Column<Value>) -> Query {
+        order { column($0).ascending }
     }
 }
 

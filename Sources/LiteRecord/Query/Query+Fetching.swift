@@ -69,14 +69,15 @@ extension Query {
         }
     }
 
-    /// The number of matching rows (within the limit, when there is one).
+    /// The number of matching rows (within the limit, when there is one); for a grouped query,
+    /// the number of groups, as many as `select(_:_:)` returns.
     ///
     /// - Returns: The count.
     /// - Throws: ``SchemaError``, ``DatabaseError``.
     public func count() throws -> Int {
         try runReading { connection, table in
             let sql: SQL =
-                limitCount == nil && offsetCount == nil && !isDistinct
+                limitCount == nil && offsetCount == nil && !isDistinct && groupKeys.isEmpty
                 ? selectSQL("count(*)", table: table, ordered: false)
                 : "SELECT count(*) FROM (\(selectSQL("*", table: table)))"
             return try connection.fetchOne(Int.self, sql: sql) ?? 0
@@ -103,6 +104,12 @@ extension Query {
     {
         let selected = column(columns)
         if let error = selected.error { throw error }
+        guard groupKeys.isEmpty else {
+            // One value per group: a scalar would silently be the first group's.
+            throw SchemaError(
+                "\(function)() of a grouped query has one value per group; use select(_:_:) with a "
+                    + "per-group aggregate instead, such as `$0.score.sum.as(\"total\")`")
+        }
         return try runReading { connection, table in
             let aggregate: SQL =
                 function == "min" || function == "max"
@@ -120,7 +127,8 @@ extension Query {
     ///
     /// - Parameter column: `{ $0.score }`.
     /// - Returns: The sum, of the column's type.
-    /// - Throws: ``DatabaseError`` (an integer overflow, for instance).
+    /// - Throws: ``DatabaseError`` (an integer overflow, for instance); ``SchemaError`` for a
+    ///   grouped query.
     public func sum<Value: Numeric & Decodable>(_ column: (Columns<M>) -> Column<Value>) throws -> Value {
         try aggregate("sum", column, as: Value.self) ?? 0
     }
@@ -129,7 +137,7 @@ extension Query {
     ///
     /// - Parameter column: `{ $0.score }`.
     /// - Returns: The minimum.
-    /// - Throws: ``DatabaseError``, ``RowDecodingError``.
+    /// - Throws: ``DatabaseError``, ``RowDecodingError``; ``SchemaError`` for a grouped query.
     public func min<Value: Comparable & Decodable>(_ column: (Columns<M>) -> Column<Value>) throws -> Value? {
         try aggregate("min", column, as: Value.self)
     }
@@ -138,7 +146,7 @@ extension Query {
     ///
     /// - Parameter column: `{ $0.score }`.
     /// - Returns: The maximum.
-    /// - Throws: ``DatabaseError``, ``RowDecodingError``.
+    /// - Throws: ``DatabaseError``, ``RowDecodingError``; ``SchemaError`` for a grouped query.
     public func max<Value: Comparable & Decodable>(_ column: (Columns<M>) -> Column<Value>) throws -> Value? {
         try aggregate("max", column, as: Value.self)
     }
@@ -147,8 +155,51 @@ extension Query {
     ///
     /// - Parameter column: `{ $0.score }`.
     /// - Returns: The average as a `Double`.
-    /// - Throws: ``DatabaseError``.
+    /// - Throws: ``DatabaseError``; ``SchemaError`` for a grouped query.
     public func average<Value: Numeric>(_ column: (Columns<M>) -> Column<Value>) throws -> Double? {
+        try aggregate("avg", column, as: Double.self)
+    }
+}
+
+// The same aggregates over optional columns: `nil`s are left out, as SQL does.
+extension Query {
+    /// The smallest non-`nil` value of an optional column, or `nil` when there is none.
+    ///
+    /// - Parameter column: `{ $0.freight }`.
+    /// - Returns: The minimum.
+    /// - Throws: As ``min(_:)``.
+    public func min<Value: Comparable & Decodable>(_ column: (Columns<M>) -> Column<Value?>) throws -> Value?
+    {
+        try aggregate("min", column, as: Value.self)
+    }
+
+    /// The largest non-`nil` value of an optional column, or `nil` when there is none.
+    ///
+    /// - Parameter column: `{ $0.freight }`.
+    /// - Returns: The maximum.
+    /// - Throws: As ``max(_:)``.
+    public func max<Value: Comparable & Decodable>(_ column: (Columns<M>) -> Column<Value?>) throws -> Value?
+    {
+        try aggregate("max", column, as: Value.self)
+    }
+
+    /// The sum of an optional numeric column over the matching rows, `nil`s left out (as
+    /// `compactMap` then `reduce(0, +)`); 0 when no value is there.
+    ///
+    /// - Parameter column: `{ $0.freight }`.
+    /// - Returns: The sum, of the wrapped type.
+    /// - Throws: As ``sum(_:)``.
+    public func sum<Value: Numeric & Decodable>(_ column: (Columns<M>) -> Column<Value?>) throws -> Value {
+        try aggregate("sum", column, as: Value.self) ?? 0
+    }
+
+    /// The average of the non-`nil` values of an optional numeric column, or `nil` when there
+    /// is none.
+    ///
+    /// - Parameter column: `{ $0.freight }`.
+    /// - Returns: The average as a `Double`.
+    /// - Throws: As ``average(_:)``.
+    public func average<Value: Numeric>(_ column: (Columns<M>) -> Column<Value?>) throws -> Double? {
         try aggregate("avg", column, as: Double.self)
     }
 }

@@ -81,13 +81,20 @@ extension Column {
 extension Column {
     /// `column op other` compared as values (dates as instants, UUIDs as bytes, decimals by
     /// value), or `nil` when the plain comparison is right.
-    func storedValueCondition(_ op: String, _ other: Column) -> Condition? {
+    func storedValueCondition<Other>(_ op: String, _ other: Column<Other>) -> Condition? {
         switch (storedComparison, other.storedComparison) {
         case (.date, .date), (.uuid, .uuid), (.decimal, .decimal):
             return Condition("(\(orderingSQL) \(SQL(op)) \(other.orderingSQL))", error: error ?? other.error)
         default:
             return nil
         }
+    }
+}
+
+extension Condition {
+    /// The condition, false (not NULL) where `expression` is NULL, so that `!` of it holds there.
+    func requiringNonNull(_ expression: SQL) -> Condition {
+        Condition("(\(sql) AND \(expression) IS NOT NULL)", error: error)
     }
 }
 

@@ -9,8 +9,9 @@ import Testing
 // - SQL compares strings by UTF-8 bytes, Swift by canonical equivalence and (hasPrefix, hasSuffix,
 //   contains) grapheme clusters. Generated text is NFC, and never joins two parts into one cluster
 //   (no modifiers, no combining marks, no "\r\n"): there both agree, ordering included.
-// - `String.contains("")` is `false` with Foundation imported (`true` without): the needles of
-//   `contains` are never empty here.
+// - `String.contains("")` is `false` with Foundation imported (`true` without), and so is the
+//   query's; the needles of `contains` are never empty here, where every shape must match some
+//   rows (QueryStringPredicateTests and QueryOptionalDifferentialTests cover the empty needle).
 // - The case-insensitive variants ignore the case of ASCII letters only; their Swift oracle
 //   lowercases ASCII letters only (equal to `lowercased()` on ASCII text).
 // - SQLite 3.40's JSON functions cut strings at an escaped NUL (`\u0000`): JSON strings here

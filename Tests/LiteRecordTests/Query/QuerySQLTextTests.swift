@@ -50,7 +50,8 @@ private func sqlText(_ description: String) -> Substring {
                 == #"SELECT * FROM "sql_items" WHERE ("team" IS NOT ?) ['red']"#)
         #expect(
             query.where { $0.name == "O'Brien" }.sqlDescription
-                == #"SELECT * FROM "sql_items" WHERE ("name" COLLATE BINARY = ?) ['O''Brien']"#)
+                == #"SELECT * FROM "sql_items" WHERE ("name" = ? AND "name" COLLATE BINARY = ?) ['O''Brien', 'O''Brien']"#
+        )
         #expect(
             query.where { $0.joinedAt < Date(timeIntervalSinceReferenceDate: 0.5) }.sqlDescription
                 == #"SELECT * FROM "sql_items" WHERE (literecord_instant("joinedAt", ?) < ?) [0, 0.5]"#)
@@ -59,7 +60,8 @@ private func sqlText(_ description: String) -> Substring {
                 == #"SELECT * FROM "sql_items" WHERE ("flag" = ?) [1]"#)
         #expect(
             query.where { $0.score + 1 > $0.stats.wins }.sqlDescription
-                == #"SELECT * FROM "sql_items" WHERE (("score" + ?) > ("stats" ->> ?)) [1, '$."wins"']"#)
+                == #"SELECT * FROM "sql_items" WHERE (literecord_add("score", ?) > ("stats" ->> ?)) [1, '$."wins"']"#
+        )
         #expect(
             query.where { !($0.score > 1 || $0.flag.isTrue) && $0.team != nil }.sqlDescription
                 == #"SELECT * FROM "sql_items" WHERE ((NOT (("score" > ?) OR ("flag" = ?))) AND ("team" IS NOT ?)) [1, 1, NULL]"#

@@ -1,0 +1,142 @@
+import Foundation
+
+// Values inside JSON columns: arrays and dictionaries (count, membership, any-match, values by
+// key) and members of an optional nested struct.
+
+extension Column where Value: Collection {
+    /// The number of elements of an array or dictionary stored as JSON: `$0.tags.count > 2`.
+    public var count: Column<Int> {
+        guard (isJSON || jsonPath != nil) && !(Value.self is any StringProtocol.Type) else {
+            return Column<Int>(
+                failure: error
+                    ?? SchemaError(
+                        "count of \(sql.text) (\(Value.self)) cannot be computed in SQL: only arrays and "
+                            + "dictionaries stored as JSON have a count"))
+        }
+        let source: SQL = jsonPath.map { "\(SQL(SQL.quoteIdentifier($0.column))), \($0.path)" } ?? sql
+        // A dictionary is a JSON object, whose json_array_length() is 0: count its keys.
+        if Value.self is any JSONObjectCollection.Type {
+            return derived("(SELECT count(*) FROM json_each(\(source)))", isNullable: false)
+        }
+        return derived("coalesce(json_array_length(\(source)), 0)", isNullable: false)
+    }
+
+    /// Whether the array is empty.
+    public var isEmpty: Condition { count == 0 }
+}
+
+extension Column where Value: Collection, Value.Element: Encodable {
+    /// Whether an array stored as JSON holds `element`: `$0.tags.contains("pro")`.
+    ///
+    /// - Parameter element: The element to look for.
+    public func contains(_ element: Value.Element) -> Condition {
+        // The element in the form the JSON array holds it (see JSONMemberForm).
+        let (stored, conversionError) = JSONMemberForm.sql(element)
+        let source: SQL =
+            if let jsonPath {
+                "json_each(\(SQL(SQL.quoteIdentifier(jsonPath.column))), \(jsonPath.path))"
+            } else {
+                "json_each(\(sql))"
+            }
+        // `IS`, so that an array of optionals contains `nil` (a JSON null reads as NULL).
+        return Condition(
+            "EXISTS (SELECT 1 FROM \(source) WHERE value IS \(stored))", error: error ?? conversionError)
+    }
+}
+
+/// Dictionaries, which JSON stores as objects.
+protocol JSONObjectCollection {}
+extension Dictionary: JSONObjectCollection {}
+
+extension Column {
+    /// The value stored under a key of a dictionary stored as JSON: `$0.scores["math"] > 3`.
+    public subscript<Element>(key: String) -> Column<Element?> where Value == [String: Element] {
+        do {
+            let member: Column<Element?> = try jsonMember([key], keyPathText: "[\(key.debugDescription)]")
+            // A JSON path cannot name a key holding `"` (nor, before SQLite 3.45, a control character).
+            guard key.unicodeScalars.contains(where: { $0 == "\"" || $0.value < 0x20 }),
+                let (column, path) = jsonPath ?? columnName.map({ ($0, "$") })
+            else { return member }
+            return derived(
+                "(SELECT value FROM json_each(\(SQL(SQL.quoteIdentifier(column))), \(path)) WHERE key = \(key))",
+                isNullable: true)
+        } catch {
+            return Column<Element?>(failure: error)
+        }
+    }
+}
+
+// MARK: - Any element
+
+extension Column where Value: Collection {
+    /// Whether an element of an array stored as JSON satisfies a condition:
+    /// `$0.items.contains { $0.sku == "A1" && $0.quantity > 2 }`.
+    ///
+    /// The element is a column of its own inside the condition: its members, comparisons,
+    /// string predicates and nested `contains` work as on a model's columns.
+    ///
+    /// - Parameter predicate: The condition on one element.
+    /// - Returns: The condition: at least one element satisfies `predicate` (an empty array never
+    ///   does).
+    public func contains(where predicate: (Column<Value.Element>) -> Condition) -> Condition {
+        guard (isJSON || jsonPath != nil) && !(Value.self is any StringProtocol.Type) else {
+            return Condition(
+                "0",
+                error: error
+                    ?? SchemaError(
+                        "contains(where:) on \(sql.text) (\(Value.self)) cannot be computed in SQL: only "
+                            + "arrays stored as JSON have elements there"))
+        }
+        let source: SQL =
+            if let jsonPath {
+                "json_each(\(SQL(SQL.quoteIdentifier(jsonPath.column))), \(jsonPath.path))"
+            } else {
+                "json_each(\(sql))"
+            }
+        // The element gets a name of its own, one per nesting level: a bare `value` inside a
+        // nested json_each() would name that json_each's own column, not the outer element.
+        let prefix = "literecord_element_"
+        let outer = (jsonPath?.column ?? columnName).flatMap { name in
+            name.hasPrefix(prefix) ? Int(name.dropFirst(prefix.count)) : nil
+        }
+        let name = prefix + String((outer ?? 0) + 1)
+        let element = Column<Value.Element>(
+            sql: SQL(SQL.quoteIdentifier(name)), columnName: name, isNullable: true, isJSON: true,
+            collation: nil, dateStorage: .text, jsonPath: nil, error: nil)
+        let condition = predicate(element)
+        let elements: SQL = "(SELECT value AS \(SQL(SQL.quoteIdentifier(name))) FROM \(source))"
+        return Condition(
+            "EXISTS (SELECT 1 FROM \(elements) WHERE \(condition.sql))", error: error ?? condition.error)
+    }
+}
+
+// MARK: - Optional nested values
+
+extension Column where Value: OptionalProtocol {
+    /// A member of an optional nested struct stored as JSON, or `nil` when the struct is:
+    /// `$0.address.city` on an `Address?` (Swift's `address?.city`).
+    public subscript<Member>(dynamicMember keyPath: KeyPath<Value.Wrapped, Member>) -> Column<Member?> {
+        optionalMember(keyPath)
+    }
+
+    /// An optional member of an optional nested struct, flattened: `$0.address.zip` on an
+    /// `Address?` whose `zip` is a `String?` is a `String?` column (Swift's `address?.zip`).
+    public subscript<Member>(dynamicMember keyPath: KeyPath<Value.Wrapped, Member?>) -> Column<Member?> {
+        optionalMember(keyPath)
+    }
+
+    private func optionalMember<Member, Result>(_ keyPath: KeyPath<Value.Wrapped, Member>) -> Column<Result> {
+        if let error { return Column<Result>(failure: error) }
+        let keyPathText = String(describing: keyPath)
+        guard let path = PropertyPath.resolve(keyPath as PartialKeyPath<Value.Wrapped>) else {
+            return Column<Result>(
+                failure: SchemaError(
+                    "\(keyPathText) is not a stored property, so it cannot be read from JSON"))
+        }
+        do {
+            return try jsonMember(path.names, keyPathText: keyPathText)
+        } catch {
+            return Column<Result>(failure: error)
+        }
+    }
+}

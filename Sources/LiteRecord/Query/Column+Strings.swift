@@ -1,0 +1,212 @@
+import Foundation
+
+// Text predicates and functions, on `String` and `String?` columns. They mean what Swift's
+// methods mean on the decoded value (with Foundation imported), except where noted; on an
+// optional column `nil` never matches a predicate, and `!` of a predicate matches `nil`.
+
+extension Column {
+    /// A text predicate over this column; `guardingNull` makes it false for NULL (not NULL).
+    fileprivate func textPredicate(
+        _ text: String, guardingNull: Bool, _ body: (SQL, DatabaseValue) -> SQL
+    ) -> Condition {
+        let predicate = body(sql, .text(text))
+        guard guardingNull else { return Condition("(\(predicate))", error: error) }
+        return Condition("(\(sql) IS NOT NULL AND \(predicate))", error: error)
+    }
+
+    fileprivate func hasPrefixCondition(_ prefix: String, guardingNull: Bool) -> Condition {
+        textPredicate(prefix, guardingNull: guardingNull) { column, value in
+            // substr() of an empty blob is NULL, not an empty blob.
+            "coalesce(substr(CAST(\(column) AS BLOB), 1, length(CAST(\(value) AS BLOB))), x'') = CAST(\(value) AS BLOB)"
+        }
+    }
+
+    fileprivate func hasSuffixCondition(_ suffix: String, guardingNull: Bool) -> Condition {
+        guard !suffix.isEmpty else { return Condition("(\(sql) IS NOT NULL)", error: error) }
+        return textPredicate(suffix, guardingNull: guardingNull) { column, value in
+            "coalesce(substr(CAST(\(column) AS BLOB), -length(CAST(\(value) AS BLOB))), x'') = CAST(\(value) AS BLOB)"
+        }
+    }
+
+    fileprivate func containsCondition(_ other: String, guardingNull: Bool) -> Condition {
+        // Foundation's `contains("")` is false (instr() finds the empty text everywhere).
+        guard !other.isEmpty else { return Condition("0", error: error) }
+        return textPredicate(other, guardingNull: guardingNull) { column, value in
+            "instr(CAST(\(column) AS BLOB), CAST(\(value) AS BLOB)) > 0"
+        }
+    }
+
+    fileprivate func caseInsensitiveHasPrefixCondition(_ prefix: String, guardingNull: Bool) -> Condition {
+        // Bytes, not characters: text functions stop at a NUL character; lower() keeps lengths.
+        textPredicate(prefix, guardingNull: guardingNull) { column, value in
+            "coalesce(substr(CAST(lower(\(column)) AS BLOB), 1, length(CAST(\(value) AS BLOB))), x'') = CAST(lower(\(value)) AS BLOB)"
+        }
+    }
+
+    fileprivate func caseInsensitiveHasSuffixCondition(_ suffix: String, guardingNull: Bool) -> Condition {
+        guard !suffix.isEmpty else { return Condition("(\(sql) IS NOT NULL)", error: error) }
+        return textPredicate(suffix, guardingNull: guardingNull) { column, value in
+            "coalesce(substr(CAST(lower(\(column)) AS BLOB), -length(CAST(\(value) AS BLOB))), x'') = CAST(lower(\(value)) AS BLOB)"
+        }
+    }
+
+    fileprivate func caseInsensitiveContainsCondition(_ other: String, guardingNull: Bool) -> Condition {
+        guard !other.isEmpty else { return Condition("0", error: error) }
+        return textPredicate(other, guardingNull: guardingNull) { column, value in
+            "instr(lower(\(column)), lower(\(value))) > 0"
+        }
+    }
+
+    fileprivate func caseInsensitiveEqualsCondition(_ other: String, guardingNull: Bool) -> Condition {
+        // NOCASE, so that an index of a `COLLATE NOCASE` column finds the rows.
+        textPredicate(other, guardingNull: guardingNull) { column, value in
+            "\(column) COLLATE NOCASE = \(value)"
+        }
+    }
+
+    /// A text function of this column, registered on every connection (see `QueryFunctions`).
+    fileprivate func textFunction<T>(_ function: QueryFunctions.Text) -> Column<T> {
+        derived("\(SQL(function.name))(\(sql))")
+    }
+}
+
+// MARK: - String columns
+
+extension Column where Value: StringProtocol {
+    /// Whether the text starts with `prefix`, case-sensitively; `%`, `_` and `\` are plain
+    /// characters. Compares exact UTF-8 bytes, NUL characters included.
+    ///
+    /// - Parameter prefix: The prefix; `""` matches every row.
+    /// - Returns: The condition.
+    public func hasPrefix(_ prefix: String) -> Condition { hasPrefixCondition(prefix, guardingNull: false) }
+
+    /// Whether the text ends with `suffix`, case-sensitively, by exact UTF-8 bytes.
+    ///
+    /// - Parameter suffix: The suffix; `""` matches every row.
+    /// - Returns: The condition.
+    public func hasSuffix(_ suffix: String) -> Condition { hasSuffixCondition(suffix, guardingNull: false) }
+
+    /// Whether the text contains `other`, case-sensitively, by exact UTF-8 bytes.
+    ///
+    /// - Parameter other: The text to look for; `""` matches no row, as Foundation's
+    ///   `"abc".contains("")` is `false`.
+    /// - Returns: The condition.
+    public func contains(_ other: String) -> Condition { containsCondition(other, guardingNull: false) }
+
+    /// Whether the text starts with `prefix`, ignoring the case of ASCII letters.
+    ///
+    /// - Parameter prefix: The prefix.
+    /// - Returns: The condition.
+    public func caseInsensitiveHasPrefix(_ prefix: String) -> Condition {
+        caseInsensitiveHasPrefixCondition(prefix, guardingNull: false)
+    }
+
+    /// Whether the text ends with `suffix`, ignoring the case of ASCII letters.
+    ///
+    /// - Parameter suffix: The suffix.
+    /// - Returns: The condition.
+    public func caseInsensitiveHasSuffix(_ suffix: String) -> Condition {
+        caseInsensitiveHasSuffixCondition(suffix, guardingNull: false)
+    }
+
+    /// Whether the text contains `other`, ignoring the case of ASCII letters; `""` matches no row.
+    ///
+    /// - Parameter other: The text to look for.
+    /// - Returns: The condition.
+    public func caseInsensitiveContains(_ other: String) -> Condition {
+        caseInsensitiveContainsCondition(other, guardingNull: false)
+    }
+
+    /// Whether the text equals `other`, ignoring the case of ASCII letters (SQLite's `NOCASE`:
+    /// `"É"` and `"é"` differ). An index of a `.collation(.nocase)` column finds the rows.
+    ///
+    /// - Parameter other: The text to compare with.
+    /// - Returns: The condition.
+    public func caseInsensitiveEquals(_ other: String) -> Condition {
+        caseInsensitiveEqualsCondition(other, guardingNull: false)
+    }
+
+    /// The text lowercased as Swift's `lowercased()` does (all of Unicode, not only ASCII).
+    ///
+    /// - Returns: The expression, for comparisons: `$0.name.lowercased() == "émile"`.
+    public func lowercased() -> Column<String> { textFunction(.lowercased) }
+
+    /// The text uppercased as Swift's `uppercased()` does (`"ß"` becomes `"SS"`).
+    ///
+    /// - Returns: The expression.
+    public func uppercased() -> Column<String> { textFunction(.uppercased) }
+
+    /// The number of characters (grapheme clusters), as Swift's `count`: `"👍🏽"` counts 1 where
+    /// SQLite's `length()` counts 2 code points.
+    public var count: Column<Int> { textFunction(.characterCount) }
+
+    /// Whether the text is empty (a lone NUL character is not).
+    public var isEmpty: Condition { Condition("(\(sql) = '')", error: error) }
+}
+
+// MARK: - Optional string columns
+
+extension Column where Value: OptionalProtocol, Value.Wrapped: StringProtocol {
+    /// Whether the text starts with `prefix`; `nil` never does.
+    ///
+    /// - Parameter prefix: The prefix.
+    /// - Returns: The condition.
+    public func hasPrefix(_ prefix: String) -> Condition { hasPrefixCondition(prefix, guardingNull: true) }
+
+    /// Whether the text ends with `suffix`; `nil` never does.
+    ///
+    /// - Parameter suffix: The suffix.
+    /// - Returns: The condition.
+    public func hasSuffix(_ suffix: String) -> Condition { hasSuffixCondition(suffix, guardingNull: true) }
+
+    /// Whether the text contains `other` (never `""`); `nil` never does.
+    ///
+    /// - Parameter other: The text to look for.
+    /// - Returns: The condition.
+    public func contains(_ other: String) -> Condition { containsCondition(other, guardingNull: true) }
+
+    /// Whether the text starts with `prefix`, ignoring ASCII case; `nil` never does.
+    ///
+    /// - Parameter prefix: The prefix.
+    /// - Returns: The condition.
+    public func caseInsensitiveHasPrefix(_ prefix: String) -> Condition {
+        caseInsensitiveHasPrefixCondition(prefix, guardingNull: true)
+    }
+
+    /// Whether the text ends with `suffix`, ignoring ASCII case; `nil` never does.
+    ///
+    /// - Parameter suffix: The suffix.
+    /// - Returns: The condition.
+    public func caseInsensitiveHasSuffix(_ suffix: String) -> Condition {
+        caseInsensitiveHasSuffixCondition(suffix, guardingNull: true)
+    }
+
+    /// Whether the text contains `other`, ignoring ASCII case; `nil` never does.
+    ///
+    /// - Parameter other: The text to look for.
+    /// - Returns: The condition.
+    public func caseInsensitiveContains(_ other: String) -> Condition {
+        caseInsensitiveContainsCondition(other, guardingNull: true)
+    }
+
+    /// Whether the text equals `other`, ignoring ASCII case; `nil` never does.
+    ///
+    /// - Parameter other: The text to compare with.
+    /// - Returns: The condition.
+    public func caseInsensitiveEquals(_ other: String) -> Condition {
+        caseInsensitiveEqualsCondition(other, guardingNull: true)
+    }
+
+    /// The text lowercased as Swift's `lowercased()` does, or `nil`.
+    ///
+    /// - Returns: The expression.
+    public func lowercased() -> Column<String?> { textFunction(.lowercased) }
+
+    /// The text uppercased as Swift's `uppercased()` does, or `nil`.
+    ///
+    /// - Returns: The expression.
+    public func uppercased() -> Column<String?> { textFunction(.uppercased) }
+
+    /// The number of characters (grapheme clusters), or `nil`: Swift's `nick?.count`.
+    public var count: Column<Int?> { textFunction(.characterCount) }
+}
