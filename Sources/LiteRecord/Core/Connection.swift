@@ -97,6 +97,16 @@ public final class Connection: DatabaseContext {
 
     private func configure(location: Location, configuration: Configuration) throws {
         sqlite3_busy_timeout(handle, configuration.busyTimeoutMilliseconds)
+        // LiteRecord quotes every identifier with double quotes. SQLite's legacy rule reads a
+        // double-quoted name that is no column as text, so a model query on a table that lacks
+        // a column (a model newer than the file) compared with a string and returned wrong rows.
+        // Schemas (DDL) other tools wrote with such strings keep opening: only statements change.
+        let code = literecord_disable_double_quoted_strings_in_dml(handle)
+        guard code == SQLITE_OK else {
+            throw DatabaseError(
+                resultCode: ResultCode(rawValue: code),
+                message: "could not turn off double-quoted string literals: " + String(cString: sqlite3_errmsg(handle)))
+        }
         try QueryFunctions.register(on: handle)
         // Reading the schema now turns "file is not a database" into an error at open time
         // rather than at the first query.

@@ -151,15 +151,18 @@ struct MissingTableReadTests {
     @Test func aSynchronousObservationOfAMissingTableSeesItsFirstRows() throws {
         let db = try Database(.inMemory)
         let seen = Locked<[Int]>([])
+        let sawFirst = Latch()
         let sawOne = Latch()
         let token = db.observe(
             { try $0.count(Gadget.self) },
             onChange: { count in
                 seen.withLock { $0.append(count) }
+                sawFirst.open()
                 if count == 1 { sawOne.open() }
             })
-        // The first value comes from a background thread; write once it has been read.
-        for _ in 0..<2000 where seen.withLock({ $0.isEmpty }) { usleep(1000) }
+        // The first value comes from a background thread; write once it has been read (a
+        // loaded machine can take seconds to run that thread).
+        #expect(sawFirst.wait())
         try db.insert(Gadget(id: nil, name: "a", weight: 2, tags: []))
         #expect(sawOne.wait())
         #expect(seen.withLock { $0 }.first == 0)
