@@ -105,7 +105,8 @@ public final class Connection: DatabaseContext {
         guard code == SQLITE_OK else {
             throw DatabaseError(
                 resultCode: ResultCode(rawValue: code),
-                message: "could not turn off double-quoted string literals: " + String(cString: sqlite3_errmsg(handle)))
+                message: "could not turn off double-quoted string literals: "
+                    + String(cString: sqlite3_errmsg(handle)))
         }
         try QueryFunctions.register(on: handle)
         // Reading the schema now turns "file is not a database" into an error at open time

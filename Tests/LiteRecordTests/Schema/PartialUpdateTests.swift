@@ -67,7 +67,8 @@ private struct PartialDevice: Model, Equatable {
         let stored = try #require(try db.find(PartialDevice.self, id: id))
         #expect(stored.seen == 7)
         #expect(stored.label == "phone")
-        #expect(try db.fetchOne(String.self, sql: "SELECT id FROM partial_devices") == id.uuidString.lowercased())
+        #expect(
+            try db.fetchOne(String.self, sql: "SELECT id FROM partial_devices") == id.uuidString.lowercased())
     }
 
     @Test func jsonColumnsAndRenamedColumns() throws {
