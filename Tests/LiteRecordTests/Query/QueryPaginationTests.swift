@@ -230,6 +230,42 @@ struct QueryPaginationTests {
         #expect(walked == all)
     }
 
+    @Test func pagesFollowACollatedColumnAndDecimalValues() throws {
+        struct Item: Model, Equatable {
+            var id: Int64?
+            var name: String
+            var price: Decimal
+            static let schema = Schema<Item>(table: "page_items").collation(.nocase, for: \.name)
+        }
+        let db = try Database(.inMemory)
+        var random = SeededGenerator(seed: 11)
+        let names = ["a", "A", "b", "B", "ab", "aB"]
+        let prices = [Decimal(string: "1.5"), Decimal(string: "0.25"), Decimal(10)].compactMap { $0 }
+        _ = try db.insert(
+            contentsOf: (0..<60).map { _ in
+                Item(
+                    id: nil, name: names.randomElement(using: &random) ?? "a",
+                    price: prices.randomElement(using: &random) ?? 1)
+            })
+        // Another tool wrote some prices as other text for the same value.
+        try db.execute(sql: "UPDATE page_items SET price = '1.50' WHERE price = '1.5' AND id % 2 = 0")
+        try db.execute(sql: "UPDATE page_items SET price = '10.0' WHERE price = '10' AND id % 3 = 0")
+        let orders: [(Columns<Item>) -> Ordering] = [
+            { $0.name.ascending }, { [$0.price.descending, $0.name.descending] },
+        ]
+        for order in orders {
+            let all = try db.query(Item.self).order { [order($0), $0.id.ascending] }.fetchAll()
+            var walked: [Item] = []
+            var cursor: Item?
+            repeat {
+                let page = try db.query(Item.self).order(order).page(after: cursor, limit: 4).fetchAll()
+                walked += page
+                cursor = page.count == 4 ? page.last : nil
+            } while cursor != nil && walked.count < 1_000
+            #expect(walked.map(\.id) == all.map(\.id))
+        }
+    }
+
     @Test func thePrimaryKeyIsTheFinalSortKey() throws {
         let db = try Database(.inMemory)
         _ = try db.insert(
