@@ -1,16 +1,37 @@
 import Foundation
 
 /// A sort term on a plain column, as keyset pagination needs it: which column, which way, where
-/// its NULLs go, and how to compare it with a cursor's stored value.
+/// its NULLs go, and how its values compare. Plain data (no closure), so an ``Ordering`` holding
+/// it stays a value that can be sent anywhere.
 struct OrderingKey {
     let columnName: String
     /// The column expression, for `IS NULL` tests.
     let sql: SQL
     let isDescending: Bool
     let nullsFirst: Bool
-    /// `column op value`, compared the way the column's values compare (dates as instants,
-    /// UUIDs as bytes, decimals by value); `value` is the column's stored form.
-    let compare: (_ op: String, _ value: DatabaseValue) -> Condition
+    let isJSON: Bool
+    let collation: Collation?
+    let dateStorage: DateStorage
+    /// How the column's values compare (dates as instants, UUIDs as bytes, decimals by value).
+    let comparison: StoredComparison
+
+    /// `column op value`, where `value` is the column's stored form (as the row encoder writes it),
+    /// compared the way the column's values compare.
+    func compare(_ op: String, _ value: DatabaseValue) -> Condition {
+        switch comparison {
+        case .date: column(Date.self).compare(op, cursorValue: value)
+        case .uuid: column(UUID.self).compare(op, cursorValue: value)
+        case .decimal: column(Decimal.self).compare(op, cursorValue: value)
+        case .plain, .jsonMember: column(DatabaseValue.self).compare(op, cursorValue: value)
+        }
+    }
+
+    /// The column again, typed so that it has this key's comparison rule.
+    private func column<Value>(_ type: Value.Type) -> Column<Value> {
+        Column(
+            sql: sql, columnName: columnName, isNullable: true, isJSON: isJSON, collation: collation,
+            dateStorage: dateStorage, jsonPath: nil, error: nil)
+    }
 }
 
 extension Column {
@@ -18,20 +39,24 @@ extension Column {
     /// JSON member, arithmetic, an aggregate): no cursor value can be read from a model for it.
     func orderingKey(descending: Bool, nulls: Ordering.Nulls?) -> OrderingKey? {
         guard let columnName, jsonPath == nil, error == nil else { return nil }
-        // SQLite's default: NULLs are the smallest values.
-        let nullsFirst = nulls.map { $0 == .first } ?? !descending
-        return OrderingKey(columnName: columnName, sql: sql, isDescending: descending, nullsFirst: nullsFirst)
-        { op, value in
-            // The cursor value as a column of the same kind, so the column-to-column comparison
-            // funnel applies (literecord_instant for dates, literecord_uuid, the decimal collation).
-            let cursor = Column(
-                sql: "\(value)", columnName: columnName, isNullable: value.isNull, isJSON: isJSON,
-                collation: nil, dateStorage: dateStorage, jsonPath: nil, error: nil)
-            if let condition = storedValueCondition(op, cursor) { return condition }
-            // A plain column compares with its own collation, as ORDER BY sorts it: a binary
-            // comparison would disagree with a `COLLATE NOCASE` order and skip rows.
-            return Condition("(\(sql) \(SQL(op)) \(value))", error: error)
-        }
+        return OrderingKey(
+            columnName: columnName, sql: sql, isDescending: descending,
+            // SQLite's default: NULLs are the smallest values.
+            nullsFirst: nulls.map { $0 == .first } ?? !descending,
+            isJSON: isJSON, collation: collation, dateStorage: dateStorage, comparison: storedComparison)
+    }
+
+    /// `column op value` for a cursor's stored value of this column.
+    func compare(_ op: String, cursorValue value: DatabaseValue) -> Condition {
+        // The cursor value as a column of the same kind, so the column-to-column comparison
+        // funnel applies (literecord_instant for dates, literecord_uuid, the decimal collation).
+        let cursor = Column(
+            sql: "\(value)", columnName: columnName, isNullable: value.isNull, isJSON: isJSON,
+            collation: nil, dateStorage: dateStorage, jsonPath: nil, error: nil)
+        if let condition = storedValueCondition(op, cursor) { return condition }
+        // A plain column compares with its own collation, as ORDER BY sorts it: a binary
+        // comparison would disagree with a `COLLATE NOCASE` order and skip rows.
+        return Condition("(\(sql) \(SQL(op)) \(value))", error: error)
     }
 }
 
