@@ -5,10 +5,14 @@
 public struct Ordering: ExpressibleByArrayLiteral, OrderingTerm, Sendable {
     /// The sort terms, most significant first.
     let terms: [SQL]
+    /// For each term, the plain column it sorts by (`nil` for an expression), which keyset
+    /// pagination compares with a cursor (see `Query+Pagination.swift`).
+    let keys: [OrderingKey?]
     let error: (any Error)?
 
-    init(sql: SQL, error: (any Error)?) {
+    init(sql: SQL, error: (any Error)?, key: OrderingKey? = nil) {
         self.terms = [sql]
+        self.keys = [key]
         self.error = error
     }
 
@@ -16,6 +20,7 @@ public struct Ordering: ExpressibleByArrayLiteral, OrderingTerm, Sendable {
     public init(arrayLiteral elements: any OrderingTerm...) {
         let orderings = elements.map(\.sortOrdering)
         self.terms = orderings.flatMap(\.terms)
+        self.keys = orderings.flatMap(\.keys)
         self.error = orderings.lazy.compactMap(\.error).first
     }
 
@@ -52,22 +57,30 @@ extension Query {
 extension Column {
     /// Smallest first. NULLs come first, as in SQLite (and as `nil` sorts before values in
     /// LiteRecord's documentation of Swift optionals).
-    public var ascending: Ordering { Ordering(sql: "\(orderingSQL) ASC", error: error) }
+    public var ascending: Ordering {
+        Ordering(sql: "\(orderingSQL) ASC", error: error, key: orderingKey(descending: false, nulls: nil))
+    }
 
     /// Largest first; NULLs last.
-    public var descending: Ordering { Ordering(sql: "\(orderingSQL) DESC", error: error) }
+    public var descending: Ordering {
+        Ordering(sql: "\(orderingSQL) DESC", error: error, key: orderingKey(descending: true, nulls: nil))
+    }
 
     /// Smallest first, with NULLs where you say.
     ///
     /// - Parameter nulls: `.first` or `.last`.
     public func ascending(nulls: Ordering.Nulls) -> Ordering {
-        Ordering(sql: "\(orderingSQL) ASC NULLS \(SQL(nulls == .first ? "FIRST" : "LAST"))", error: error)
+        Ordering(
+            sql: "\(orderingSQL) ASC NULLS \(SQL(nulls == .first ? "FIRST" : "LAST"))", error: error,
+            key: orderingKey(descending: false, nulls: nulls))
     }
 
     /// Largest first, with NULLs where you say.
     ///
     /// - Parameter nulls: `.first` or `.last`.
     public func descending(nulls: Ordering.Nulls) -> Ordering {
-        Ordering(sql: "\(orderingSQL) DESC NULLS \(SQL(nulls == .first ? "FIRST" : "LAST"))", error: error)
+        Ordering(
+            sql: "\(orderingSQL) DESC NULLS \(SQL(nulls == .first ? "FIRST" : "LAST"))", error: error,
+            key: orderingKey(descending: true, nulls: nulls))
     }
 }

@@ -133,6 +133,7 @@ public struct Query<M: Model>: Sendable {
         if let error = conditions.lazy.compactMap(\.error).first ?? orderings.lazy.compactMap(\.error).first {
             return error
         }
+        if let boundsError { return boundsError }
         guard !groupKeys.isEmpty else { return nil }
         do {
             _ = try groupClause(TableSchemaCache.schema(for: M.self))
