@@ -17,8 +17,8 @@ enum ClassicInserts {
         """
     /// The insert both sides run; LiteRecord's interpolated SQL must produce exactly this text.
     static let insert = "INSERT INTO items(name, score, ratio) VALUES (?, ?, ?)"
-    /// The statements LiteRecord's `transaction` runs (deferred is its default kind).
-    static let begin = "BEGIN DEFERRED TRANSACTION"
+    /// The statements LiteRecord's `transaction` runs (immediate is its default kind).
+    static let begin = "BEGIN IMMEDIATE TRANSACTION"
     static let commit = "COMMIT TRANSACTION"
 
     /// One row's values, built in setup, the same for both sides.

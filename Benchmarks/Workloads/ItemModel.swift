@@ -38,8 +38,8 @@ enum ItemModel {
         UPDATE "items" SET "name" = ?, "score" = ?, "ratio" = ?, "flag" = ?, "created" = ?, \
         "tags" = ? WHERE "id" = ?
         """
-    /// The statements LiteRecord's `transaction` runs (deferred is its default kind).
-    static let begin = "BEGIN DEFERRED TRANSACTION"
+    /// The statements LiteRecord's `transaction` runs (immediate is its default kind).
+    static let begin = "BEGIN IMMEDIATE TRANSACTION"
     static let commit = "COMMIT TRANSACTION"
     /// The columns of `SELECT *`, in the order the C side reads them.
     static let columns = ["id", "name", "score", "ratio", "flag", "created", "tags"]

@@ -4,7 +4,7 @@ import LiteRecord
 ///
 /// LiteRecord: `transaction { tx in ... try tx.insert(&item) }` for each ``Item``, the model path
 /// (encoding through its schema, the cached `INSERT`, the new rowid written into the model).
-/// C: `BEGIN DEFERRED TRANSACTION`, the same `INSERT` text prepared once, seven binds per row
+/// C: `BEGIN IMMEDIATE TRANSACTION`, the same `INSERT` text prepared once, seven binds per row
 /// (the `nil` key as NULL, the date as `DateStorage.text` text, the tags as the bytes of one
 /// reused `JSONEncoder`), step, reset, the key read with `sqlite3_last_insert_rowid`, then
 /// `COMMIT TRANSACTION`. Both sides write to a fresh database per round whose table and index

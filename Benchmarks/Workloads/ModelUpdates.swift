@@ -9,7 +9,7 @@ import LiteRecord
 /// `update`, a WAL file in the round's directory for `file-update` (``Storage``).
 ///
 /// Measured: the transaction and the N updates. LiteRecord: `transaction { tx in ...
-/// try tx.update(item) }`. C: `BEGIN DEFERRED TRANSACTION`, the same `UPDATE ... WHERE "id" = ?`
+/// try tx.update(item) }`. C: `BEGIN IMMEDIATE TRANSACTION`, the same `UPDATE ... WHERE "id" = ?`
 /// text prepared once, seven binds per row (date as `DateStorage.text` text, tags through one
 /// reused `JSONEncoder`), step, the `sqlite3_changes` check LiteRecord makes (a missing row is
 /// an error), reset, `COMMIT TRANSACTION`. Not measured: filling the table, and checking
