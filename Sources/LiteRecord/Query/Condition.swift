@@ -8,11 +8,21 @@
 public struct Condition: Sendable {
     let sql: SQL
     let error: (any Error)?
+    /// The condition without the index prefilters `sql` may hold, or `nil` when `sql` has none.
+    ///
+    /// A prefilter (see ``DatePrefilter``) is true wherever the exact condition is, so `sql`
+    /// selects the same rows; it may be false where the exact condition is NULL (a value that
+    /// does not decode), so `!` negates this form, keeping NULL where it was.
+    let exactSQL: SQL?
 
-    init(_ sql: SQL, error: (any Error)? = nil) {
+    init(_ sql: SQL, error: (any Error)? = nil, exact: SQL? = nil) {
         self.sql = sql
         self.error = error
+        self.exactSQL = exact
     }
+
+    /// ``exactSQL``, or ``sql`` when there is no prefilter.
+    var negatableSQL: SQL { exactSQL ?? sql }
 
     /// A condition written in SQL, with bound interpolation: `Condition(sql: "score > \(x)")`.
     ///
@@ -23,17 +33,23 @@ public struct Condition: Sendable {
 
     /// Both conditions hold.
     public static func && (lhs: Condition, rhs: Condition) -> Condition {
-        Condition("(\(lhs.sql) AND \(rhs.sql))", error: lhs.error ?? rhs.error)
+        let exact: SQL? =
+            lhs.exactSQL == nil && rhs.exactSQL == nil
+            ? nil : "(\(lhs.negatableSQL) AND \(rhs.negatableSQL))"
+        return Condition("(\(lhs.sql) AND \(rhs.sql))", error: lhs.error ?? rhs.error, exact: exact)
     }
 
     /// Either condition holds.
     public static func || (lhs: Condition, rhs: Condition) -> Condition {
-        Condition("(\(lhs.sql) OR \(rhs.sql))", error: lhs.error ?? rhs.error)
+        let exact: SQL? =
+            lhs.exactSQL == nil && rhs.exactSQL == nil
+            ? nil : "(\(lhs.negatableSQL) OR \(rhs.negatableSQL))"
+        return Condition("(\(lhs.sql) OR \(rhs.sql))", error: lhs.error ?? rhs.error, exact: exact)
     }
 
     /// The condition does not hold.
     public static prefix func ! (condition: Condition) -> Condition {
-        Condition("(NOT \(condition.sql))", error: condition.error)
+        Condition("(NOT \(condition.negatableSQL))", error: condition.error)
     }
 }
 

@@ -1,0 +1,93 @@
+import Foundation
+
+/// A condition that lets an index narrow a comparison of a `.text` date column, which compares
+/// instants through `literecord_instant` (see ``StoredComparison``) and so serves no index.
+///
+/// Every text that decodes as a date starts `YYYY-MM-DD` (the date before its UTC offset), and
+/// an offset is at most ±23:59, so such text of an instant `t` starts with a day between
+/// `day(t) - 1` and `day(t) + 1`: it lies, as text, within the band from the text of
+/// `day(t) - 2` up to (not including) the text of `day(t) + 2`. Every other stored value that
+/// may decode as a date (an INTEGER or REAL, or text that is a number) is not date-shaped (no
+/// `____-__-__` prefix, see ``isNotDateShaped(_:)``) or sorts before all text. The prefilter
+///
+///     (band OR (column >= -9e999 AND column < '') OR (column >= '' AND column NOT LIKE '____-__-__%'))
+///
+/// (where `band` is `column >= low AND column < high`; `<` and `<=` take `0000-01-01` as
+/// `low`, `>` and `>=` take `:`, which follows every digit, as `high`, and a number is within
+/// `-9e999 <= column < ''`) is therefore true on every row the exact comparison matches. Each of its terms is a range
+/// on the column, so SQLite's OR optimization serves it with the column's index and the
+/// partial index of non-date-shaped values that LiteRecord creates beside it (see
+/// ``partialIndexSQL(named:table:column:)``); without that index the query reads every row, as
+/// it would without the prefilter.
+enum DatePrefilter {
+    /// The condition of the partial index; literal SQL text, matched by SQLite's planner.
+    static let notDateShaped = "NOT LIKE '____-__-__%'"
+
+    /// `column NOT LIKE '____-__-__%'`.
+    static func isNotDateShaped(_ column: SQL) -> SQL {
+        "\(column) \(SQL(notDateShaped))"
+    }
+
+    /// The prefilter of `column op instant` (`op` one of `=`, `IS`, `<`, `<=`, `>`, `>=`), or
+    /// of membership (`IN`) in `instants`; `nil` for an operator it cannot narrow.
+    static func condition(_ column: SQL, _ op: String, _ instants: [Double]) -> SQL? {
+        guard !instants.isEmpty else { return nil }
+        var bands: [(low: String, high: String)] = []
+        switch op {
+        case "=", "IS", "IN": bands = instants.map(band)
+        case "<", "<=": bands = instants.map { ("0000-01-01", band($0).high) }
+        case ">", ">=": bands = instants.map { (band($0).low, ":") }
+        default: return nil
+        }
+        // Every term is a range with two ends: SQLite then prefers the indexes to a scan.
+        var terms: [SQL] = bands.map { (low, high) in
+            "(\(column) >= \(DatabaseValue.text(low)) AND \(column) < \(DatabaseValue.text(high)))"
+        }
+        // Numbers sort before all text (-9e999 is minus infinity); any other value that is not
+        // date-shaped is in the partial index (`>= ''` is the range SQLite searches it with).
+        terms.append("(\(column) >= -9e999 AND \(column) < '')")
+        terms.append("(\(column) >= '' AND \(isNotDateShaped(column)))")
+        let joined = terms.dropFirst().reduce(terms[0]) { "\($0) OR \($1)" }
+        return "(\(joined))"
+    }
+
+    /// The `YYYY-MM-DD` texts two days before and two days after the instant's UTC day,
+    /// clamped to the texts that bound every date of years 0000...9999.
+    static func band(_ instant: Double) -> (low: String, high: String) {
+        guard instant.isFinite else { return ("0000-01-01", ":") }
+        // Days since the reference date, bounded before conversion: any finite instant works.
+        let firstDay = Double(DateText.firstSecond / 86_400)
+        let endDay = Double(DateText.endSecond / 86_400)
+        let day = min(max((instant / 86_400).rounded(.down), firstDay - 10), endDay + 10)
+        return (dayText(Int64(day) - 2), dayText(Int64(day) + 2))
+    }
+
+    /// `YYYY-MM-DD` of a day counted from the reference date; `0000-01-01` (before every date
+    /// text) for a day before year 0000, `:` (after every text starting with a digit) for a day
+    /// after year 9999.
+    private static func dayText(_ day: Int64) -> String {
+        if day < DateText.firstSecond / 86_400 { return "0000-01-01" }
+        if day >= DateText.endSecond / 86_400 { return ":" }
+        let (year, month, dayOfMonth) = DateText.civilFromDays(day + DateText.unixEpochToReference / 86_400)
+        return digits(year, 4) + "-" + digits(month, 2) + "-" + digits(dayOfMonth, 2)
+    }
+
+    private static func digits(_ value: Int64, _ width: Int) -> String {
+        let text = String(value)
+        return String(repeating: "0", count: max(0, width - text.count)) + text
+    }
+
+    /// `CREATE INDEX` of the partial index of a `.text` date column's non-date-shaped values:
+    /// empty while the column holds LiteRecord's own text, it lets SQLite serve the prefilter's
+    /// last term.
+    static func partialIndexSQL(named name: String, table: String, column: String) -> String {
+        let quoted = SQL.quoteIdentifier(column)
+        return "CREATE INDEX \(SQL.quoteIdentifier(name)) ON \(SQL.quoteIdentifier(table)) (\(quoted)) "
+            + "WHERE \(quoted) \(notDateShaped)"
+    }
+
+    /// The name of a column's partial index.
+    static func partialIndexName(table: String, column: String) -> String {
+        "\(table)_on_\(column)_not_date_text"
+    }
+}
