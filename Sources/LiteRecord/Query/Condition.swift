@@ -14,11 +14,15 @@ public struct Condition: Sendable {
     /// selects the same rows; it may be false where the exact condition is NULL (a value that
     /// does not decode), so `!` negates this form, keeping NULL where it was.
     let exactSQL: SQL?
+    /// The band of date text the prefilter narrows one column to, if any.
+    let narrowing: DatePrefilter.Narrowing?
 
-    init(_ sql: SQL, error: (any Error)? = nil, exact: SQL? = nil) {
+    init(_ sql: SQL, error: (any Error)? = nil, exact: SQL? = nil, narrowing: DatePrefilter.Narrowing? = nil)
+    {
         self.sql = sql
         self.error = error
         self.exactSQL = exact
+        self.narrowing = narrowing
     }
 
     /// ``exactSQL``, or ``sql`` when there is no prefilter.
@@ -33,6 +37,14 @@ public struct Condition: Sendable {
 
     /// Both conditions hold.
     public static func && (lhs: Condition, rhs: Condition) -> Condition {
+        if let left = lhs.narrowing, let right = rhs.narrowing, let both = left.intersected(with: right) {
+            // A range of one date column: one prefilter of both bands lets the index read only
+            // the range, where SQLite would use one of the two prefilters.
+            let exact: SQL = "(\(lhs.negatableSQL) AND \(rhs.negatableSQL))"
+            let prefilter = DatePrefilter.condition(both.column, bands: [both.band])
+            return Condition(
+                "(\(prefilter) AND \(exact))", error: lhs.error ?? rhs.error, exact: exact, narrowing: both)
+        }
         let exact: SQL? =
             lhs.exactSQL == nil && rhs.exactSQL == nil
             ? nil : "(\(lhs.negatableSQL) AND \(rhs.negatableSQL))"

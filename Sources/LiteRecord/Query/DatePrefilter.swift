@@ -5,8 +5,9 @@ import Foundation
 ///
 /// Every text that decodes as a date starts `YYYY-MM-DD` (the date before its UTC offset), and
 /// an offset is at most ±23:59, so such text of an instant `t` starts with a day between
-/// `day(t) - 1` and `day(t) + 1`: it lies, as text, within the band from the text of
-/// `day(t) - 2` up to (not including) the text of `day(t) + 2`. Every other stored value that
+/// `day(t) - 1` and `day(t) + 1` (`t` is that day's start plus a time of day, less at most a
+/// day in offset): it lies, as text, within the band from the text of `day(t) - 1` up to (not
+/// including) the text of `day(t) + 2`. Every other stored value that
 /// may decode as a date (an INTEGER or REAL, or text that is a number) is not date-shaped (no
 /// `____-__-__` prefix, see ``isNotDateShaped(_:)``) or sorts before all text. The prefilter
 ///
@@ -31,17 +32,26 @@ enum DatePrefilter {
     /// The prefilter of `column op instant` (`op` one of `=`, `IS`, `<`, `<=`, `>`, `>=`), or
     /// of membership (`IN`) in `instants`; `nil` for an operator it cannot narrow.
     static func condition(_ column: SQL, _ op: String, _ instants: [Double]) -> SQL? {
+        bands(op, instants).map { condition(column, bands: $0) }
+    }
+
+    /// The text bands of `op` and `instants`, or `nil` for an operator the prefilter does not
+    /// narrow (or no instant).
+    static func bands(_ op: String, _ instants: [Double]) -> [Band]? {
         guard !instants.isEmpty else { return nil }
-        var bands: [(low: String, high: String)] = []
         switch op {
-        case "=", "IS", "IN": bands = instants.map(band)
-        case "<", "<=": bands = instants.map { ("0000-01-01", band($0).high) }
-        case ">", ">=": bands = instants.map { (band($0).low, ":") }
+        case "=", "IS", "IN": return instants.map(band)
+        case "<", "<=": return instants.map { Band(low: "0000-01-01", high: band($0).high) }
+        case ">", ">=": return instants.map { Band(low: band($0).low, high: ":") }
         default: return nil
         }
+    }
+
+    /// The prefilter of date text within any of `bands`.
+    static func condition(_ column: SQL, bands: [Band]) -> SQL {
         // Every term is a range with two ends: SQLite then prefers the indexes to a scan.
-        var terms: [SQL] = bands.map { (low, high) in
-            "(\(column) >= \(DatabaseValue.text(low)) AND \(column) < \(DatabaseValue.text(high)))"
+        var terms: [SQL] = bands.map { band in
+            "(\(column) >= \(DatabaseValue.text(band.low)) AND \(column) < \(DatabaseValue.text(band.high)))"
         }
         // Numbers sort before all text (-9e999 is minus infinity); any other value that is not
         // date-shaped is in the partial index (`>= ''` is the range SQLite searches it with).
@@ -51,15 +61,40 @@ enum DatePrefilter {
         return "(\(joined))"
     }
 
-    /// The `YYYY-MM-DD` texts two days before and two days after the instant's UTC day,
-    /// clamped to the texts that bound every date of years 0000...9999.
-    static func band(_ instant: Double) -> (low: String, high: String) {
-        guard instant.isFinite else { return ("0000-01-01", ":") }
-        // Days since the reference date, bounded before conversion: any finite instant works.
+    /// The one band a prefiltered comparison narrows its column to, kept so that `&&` of two
+    /// comparisons of the same column (a range) narrows to the intersection of their bands.
+    struct Narrowing: Sendable {
+        let column: SQL
+        let band: Band
+
+        /// The narrowing both hold, when they are of the same column.
+        func intersected(with other: Narrowing) -> Narrowing? {
+            guard column.text == other.column.text else { return nil }
+            let low = max(band.low, other.band.low)
+            return Narrowing(
+                column: column, band: Band(low: low, high: max(low, min(band.high, other.band.high))))
+        }
+    }
+
+    /// Date text from `low` up to, not including, `high` (`YYYY-MM-DD` texts).
+    struct Band: Sendable {
+        var low: String
+        var high: String
+    }
+
+    /// The `YYYY-MM-DD` texts of the day before the instant's UTC day and of two days after it
+    /// (the band is exclusive at its end), clamped to the texts that bound every date of years
+    /// 0000...9999.
+    static func band(_ instant: Double) -> Band {
+        guard instant.isFinite else { return Band(low: "0000-01-01", high: ":") }
+        // Days since the reference date, bounded before conversion (any finite instant works)
+        // and made exact: the division may round up to the next day near midnight.
         let firstDay = Double(DateText.firstSecond / 86_400)
         let endDay = Double(DateText.endSecond / 86_400)
-        let day = min(max((instant / 86_400).rounded(.down), firstDay - 10), endDay + 10)
-        return (dayText(Int64(day) - 2), dayText(Int64(day) + 2))
+        var day = min(max((instant / 86_400).rounded(.down), firstDay - 10), endDay + 10)
+        if day * 86_400 > instant { day -= 1 }
+        if (day + 1) * 86_400 <= instant { day += 1 }
+        return Band(low: dayText(Int64(day) - 1), high: dayText(Int64(day) + 2))
     }
 
     /// `YYYY-MM-DD` of a day counted from the reference date; `0000-01-01` (before every date

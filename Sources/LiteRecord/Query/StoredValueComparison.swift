@@ -96,7 +96,7 @@ extension Condition {
     func requiringNonNull(_ expression: SQL) -> Condition {
         Condition(
             "(\(sql) AND \(expression) IS NOT NULL)", error: error,
-            exact: exactSQL.map { "(\($0) AND \(expression) IS NOT NULL)" })
+            exact: exactSQL.map { "(\($0) AND \(expression) IS NOT NULL)" }, narrowing: narrowing)
     }
 }
 
@@ -123,10 +123,13 @@ extension Column where Value: Encodable {
         }
         let exact: SQL = "(\(comparedSQL(kind)) \(SQL(op)) \(candidate.sql))"
         if case .date(.text) = kind, let date = value as Any as? Date,
-            let prefilter = DatePrefilter.condition(sql, op, [date.timeIntervalSinceReferenceDate])
+            let bands = DatePrefilter.bands(op, [date.timeIntervalSinceReferenceDate]), let band = bands.first
         {
             // Lets the column's index (and its partial index of other forms) narrow the rows.
-            return Condition("(\(prefilter) AND \(exact))", error: error, exact: exact)
+            let prefilter = DatePrefilter.condition(sql, bands: bands)
+            return Condition(
+                "(\(prefilter) AND \(exact))", error: error, exact: exact,
+                narrowing: DatePrefilter.Narrowing(column: sql, band: band))
         }
         return Condition(exact, error: error)
     }

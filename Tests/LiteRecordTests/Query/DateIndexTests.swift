@@ -74,6 +74,28 @@ private let day = Date(timeIntervalSince1970: 1_715_904_000)  // 2024-05-17 00:0
         }
     }
 
+    @Test func aRangeReadsOneBandOfTheIndex() throws {
+        let db = try fixture()
+        let low = day.addingTimeInterval(-86_400)
+        let high = day.addingTimeInterval(3 * 86_400)
+        for query in [
+            db.query(Event.self).where { (low..<high).contains($0.at) },
+            db.query(Event.self).where { (low...high).contains($0.due) },
+        ] {
+            // One prefilter, bounded by the days of both ends (not two one-sided ones).
+            let text = query.sqlDescription
+            #expect(text.components(separatedBy: "NOT LIKE").count == 2, "\(text)")
+            #expect(text.contains("'2024-05-15', '2024-05-22'"), "\(text)")
+        }
+        let all = try db.query(Event.self).fetchAll()
+        #expect(
+            try db.query(Event.self).where { (low..<high).contains($0.at) }.fetchAll()
+                == all.filter { (low..<high).contains($0.at) })
+        #expect(
+            try db.query(Event.self).where { !(low...high).contains($0.due) }.fetchAll()
+                == all.filter { !($0.due.map { (low...high).contains($0) } ?? false) })
+    }
+
     @Test func resultsAreThoseOfSwiftsFilter() throws {
         let db = try fixture()
         let all = try db.query(Event.self).fetchAll()
