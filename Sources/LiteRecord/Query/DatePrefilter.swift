@@ -11,11 +11,11 @@ import Foundation
 /// may decode as a date (an INTEGER or REAL, or text that is a number) is not date-shaped (no
 /// `____-__-__` prefix, see ``isNotDateShaped(_:)``) or sorts before all text. The prefilter
 ///
-///     (band OR (column >= -9e999 AND column < '') OR (column >= '' AND column NOT LIKE '____-__-__%'))
+///     (band OR (column >= -inf AND column < '') OR (column >= '' AND column NOT LIKE '____-__-__%'))
 ///
 /// (where `band` is `column >= low AND column < high`; `<` and `<=` take `0000-01-01` as
 /// `low`, `>` and `>=` take `:`, which follows every digit, as `high`, and a number is within
-/// `-9e999 <= column < ''`) is therefore true on every row the exact comparison matches. Each of its terms is a range
+/// `-inf <= column < ''`, values bound) is therefore true on every row the exact comparison matches. Each of its terms is a range
 /// on the column, so SQLite's OR optimization serves it with the column's index and the
 /// partial index of non-date-shaped values that LiteRecord creates beside it (see
 /// ``partialIndexSQL(named:table:column:)``); without that index the query reads every row, as
@@ -53,10 +53,12 @@ enum DatePrefilter {
         var terms: [SQL] = bands.map { band in
             "(\(column) >= \(DatabaseValue.text(band.low)) AND \(column) < \(DatabaseValue.text(band.high)))"
         }
-        // Numbers sort before all text (-9e999 is minus infinity); any other value that is not
-        // date-shaped is in the partial index (`>= ''` is the range SQLite searches it with).
-        terms.append("(\(column) >= -9e999 AND \(column) < '')")
-        terms.append("(\(column) >= '' AND \(isNotDateShaped(column)))")
+        // Numbers sort before all text; any other value that is not date-shaped is in the
+        // partial index (`>= ''` is the range SQLite searches it with). Only the pattern is SQL
+        // text: the partial index's condition must be seen in the query.
+        let noText = DatabaseValue.text("")
+        terms.append("(\(column) >= \(DatabaseValue.real(-.infinity)) AND \(column) < \(noText))")
+        terms.append("(\(column) >= \(noText) AND \(isNotDateShaped(column)))")
         let joined = terms.dropFirst().reduce(terms[0]) { "\($0) OR \($1)" }
         return "(\(joined))"
     }
