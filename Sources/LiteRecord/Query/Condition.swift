@@ -8,11 +8,25 @@
 public struct Condition: Sendable {
     let sql: SQL
     let error: (any Error)?
+    /// The condition without the index prefilters `sql` may hold, or `nil` when `sql` has none.
+    ///
+    /// A prefilter (see ``DatePrefilter``) is true wherever the exact condition is, so `sql`
+    /// selects the same rows; it may be false where the exact condition is NULL (a value that
+    /// does not decode), so `!` negates this form, keeping NULL where it was.
+    let exactSQL: SQL?
+    /// The band of date text the prefilter narrows one column to, if any.
+    let narrowing: DatePrefilter.Narrowing?
 
-    init(_ sql: SQL, error: (any Error)? = nil) {
+    init(_ sql: SQL, error: (any Error)? = nil, exact: SQL? = nil, narrowing: DatePrefilter.Narrowing? = nil)
+    {
         self.sql = sql
         self.error = error
+        self.exactSQL = exact
+        self.narrowing = narrowing
     }
+
+    /// ``exactSQL``, or ``sql`` when there is no prefilter.
+    var negatableSQL: SQL { exactSQL ?? sql }
 
     /// A condition written in SQL, with bound interpolation: `Condition(sql: "score > \(x)")`.
     ///
@@ -23,17 +37,31 @@ public struct Condition: Sendable {
 
     /// Both conditions hold.
     public static func && (lhs: Condition, rhs: Condition) -> Condition {
-        Condition("(\(lhs.sql) AND \(rhs.sql))", error: lhs.error ?? rhs.error)
+        if let left = lhs.narrowing, let right = rhs.narrowing, let both = left.intersected(with: right) {
+            // A range of one date column: one prefilter of both bands lets the index read only
+            // the range, where SQLite would use one of the two prefilters.
+            let exact: SQL = "(\(lhs.negatableSQL) AND \(rhs.negatableSQL))"
+            let prefilter = DatePrefilter.condition(both.column, bands: [both.band])
+            return Condition(
+                "(\(prefilter) AND \(exact))", error: lhs.error ?? rhs.error, exact: exact, narrowing: both)
+        }
+        let exact: SQL? =
+            lhs.exactSQL == nil && rhs.exactSQL == nil
+            ? nil : "(\(lhs.negatableSQL) AND \(rhs.negatableSQL))"
+        return Condition("(\(lhs.sql) AND \(rhs.sql))", error: lhs.error ?? rhs.error, exact: exact)
     }
 
     /// Either condition holds.
     public static func || (lhs: Condition, rhs: Condition) -> Condition {
-        Condition("(\(lhs.sql) OR \(rhs.sql))", error: lhs.error ?? rhs.error)
+        let exact: SQL? =
+            lhs.exactSQL == nil && rhs.exactSQL == nil
+            ? nil : "(\(lhs.negatableSQL) OR \(rhs.negatableSQL))"
+        return Condition("(\(lhs.sql) OR \(rhs.sql))", error: lhs.error ?? rhs.error, exact: exact)
     }
 
     /// The condition does not hold.
     public static prefix func ! (condition: Condition) -> Condition {
-        Condition("(NOT \(condition.sql))", error: condition.error)
+        Condition("(NOT \(condition.negatableSQL))", error: condition.error)
     }
 }
 

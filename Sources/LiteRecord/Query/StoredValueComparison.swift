@@ -94,7 +94,9 @@ extension Column {
 extension Condition {
     /// The condition, false (not NULL) where `expression` is NULL, so that `!` of it holds there.
     func requiringNonNull(_ expression: SQL) -> Condition {
-        Condition("(\(sql) AND \(expression) IS NOT NULL)", error: error)
+        Condition(
+            "(\(sql) AND \(expression) IS NOT NULL)", error: error,
+            exact: exactSQL.map { "(\($0) AND \(expression) IS NOT NULL)" }, narrowing: narrowing)
     }
 }
 
@@ -119,7 +121,17 @@ extension Column where Value: Encodable {
             let notIn: SQL = "\(comparableSQL) NOT IN \(list: candidate.spellings)"
             return Condition(isNullable ? "(\(sql) IS NULL OR \(notIn))" : "(\(notIn))", error: error)
         }
-        return Condition("(\(comparedSQL(kind)) \(SQL(op)) \(candidate.sql))", error: error)
+        let exact: SQL = "(\(comparedSQL(kind)) \(SQL(op)) \(candidate.sql))"
+        if case .date(.text) = kind, let date = value as Any as? Date,
+            let bands = DatePrefilter.bands(op, [date.timeIntervalSinceReferenceDate]), let band = bands.first
+        {
+            // Lets the column's index (and its partial index of other forms) narrow the rows.
+            let prefilter = DatePrefilter.condition(sql, bands: bands)
+            return Condition(
+                "(\(prefilter) AND \(exact))", error: error, exact: exact,
+                narrowing: DatePrefilter.Narrowing(column: sql, band: band))
+        }
+        return Condition(exact, error: error)
     }
 
     /// Whether the value is one of `values`, compared as values; `nil` when the plain
@@ -128,8 +140,12 @@ extension Column where Value: Encodable {
         let kind = storedComparison
         if case .plain = kind { return nil }
         var candidates: [SQL] = []
+        var instants: [Double] = []
         var hasNull = false
         for value in values {
+            if case .date = kind, let date = value as Any as? Date {
+                instants.append(date.timeIntervalSinceReferenceDate)
+            }
             switch Candidate.make(value, kind: kind) {
             case .success(let made?):
                 if case .uuid = kind {
@@ -149,9 +165,13 @@ extension Column where Value: Encodable {
         if !candidates.isEmpty { parts.append("\(lhs) IN (\(list))") }
         if hasNull {
             parts.append("\(sql) IS NULL")
-        } else if isNullable {
+        } else {
             // `NULL IN (...)` is NULL, which `NOT` keeps NULL: make it false, as in Swift.
-            return Condition("(\(parts[0]) AND \(sql) IS NOT NULL)", error: error)
+            let exact: SQL = isNullable ? "(\(parts[0]) AND \(sql) IS NOT NULL)" : "(\(parts[0]))"
+            if case .date(.text) = kind, let prefilter = DatePrefilter.condition(sql, "IN", instants) {
+                return Condition("(\(prefilter) AND \(exact))", error: error, exact: exact)
+            }
+            if isNullable { return Condition(exact, error: error) }
         }
         let joined = parts.dropFirst().reduce(parts[0]) { "\($0) OR \($1)" }
         return Condition("(\(joined))", error: error)

@@ -36,6 +36,7 @@ enum TableMigration {
         guard let kind else {
             try connection.execute(SQL(TableDefinition.createTable(schema)))
             try createIndexes(schema, on: connection)
+            try createDatePartialIndexes(schema, on: connection)
             return
         }
         // A view maps onto a model as it is; there is nothing to grow.
@@ -65,6 +66,7 @@ enum TableMigration {
         if !relaxed.isEmpty { try relaxNotNull(relaxed, of: schema, on: connection) }
         try createUniqueConstraints(schema, on: connection)
         try createIndexes(schema, on: connection)
+        try createDatePartialIndexes(schema, on: connection)
     }
 
     /// Reports a column whose declared type cannot hold the property's values without conversion.
@@ -92,6 +94,27 @@ enum TableMigration {
             guard !existing.contains(where: { $0.matches(shape) }) else { continue }
             try createIndex(shape, schema: schema, on: connection)
             existing.append(shape)
+        }
+    }
+
+    /// Beside each declared index or unique constraint whose first column is a `.text` date
+    /// column, the partial index of that column's values that are not date text (see
+    /// ``DatePrefilter``), so that a date comparison uses the index. Created once under its own
+    /// name; a name already taken (by anything) leaves the column without it, which only costs
+    /// speed.
+    private static func createDatePartialIndexes(_ schema: TableSchema, on connection: Connection) throws {
+        let firstColumns = Set((schema.indexes + schema.uniques).compactMap(\.first))
+        for column in schema.columns where firstColumns.contains(column.name) {
+            guard column.swiftTypeName == "Date" || column.swiftTypeName == "Optional<Date>",
+                !column.isJSON,
+                (schema.columnDateStorage[column.name] ?? connection.configuration.dateStorage) == .text
+            else { continue }
+            let name = DatePrefilter.partialIndexName(table: schema.tableName, column: column.name)
+            let taken = try connection.fetchAll(
+                Int.self, sql: "SELECT 1 FROM sqlite_master WHERE name = \(name) COLLATE NOCASE")
+            guard taken.isEmpty else { continue }
+            try connection.execute(
+                SQL(DatePrefilter.partialIndexSQL(named: name, table: schema.tableName, column: column.name)))
         }
     }
 

@@ -54,7 +54,8 @@ private func sqlText(_ description: String) -> Substring {
         )
         #expect(
             query.where { $0.joinedAt < Date(timeIntervalSinceReferenceDate: 0.5) }.sqlDescription
-                == #"SELECT * FROM "sql_items" WHERE (literecord_instant("joinedAt", ?) < ?) [0, 0.5]"#)
+                == #"SELECT * FROM "sql_items" WHERE ((("joinedAt" >= ? AND "joinedAt" < ?) OR ("joinedAt" >= ? AND "joinedAt" < ?) OR ("joinedAt" >= ? AND "joinedAt" NOT LIKE '____-__-__%')) AND (literecord_instant("joinedAt", ?) < ?)) ['0000-01-01', '2001-01-03', -inf, '', '', 0, 0.5]"#
+        )
         #expect(
             query.where { $0.flag == true }.sqlDescription
                 == #"SELECT * FROM "sql_items" WHERE ("flag" = ?) [1]"#)

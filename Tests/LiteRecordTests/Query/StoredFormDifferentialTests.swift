@@ -34,7 +34,8 @@ private func fields(_ seconds: Int64) -> String {
     let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
     func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
     let time = "\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))"
-    return "\(year)-\(two(month))-\(two(day)) " + time
+    let yearText = String(String(year + 10_000).dropFirst())  // four digits, years 0...9999
+    return "\(yearText)-\(two(month))-\(two(day)) " + time
 }
 
 /// One instant stored in one of the forms other tools write.
@@ -64,6 +65,19 @@ private func foreignDate(
     default: return .text("\(date)t\(time)\(fraction)")
     }
 }
+
+/// One instant as text with one of the widest UTC offsets, whose local day is not the UTC day
+/// (what the index prefilter of a date comparison must still find, see `DatePrefilter`).
+private func wideOffsetDate(_ seconds: Int64, using generator: inout SeededGenerator) -> DatabaseValue {
+    let (offset, suffix) = [(50_400, "+14:00"), (-43_200, "-12:00"), (86_340, "+23:59"), (-86_340, "-2359")]
+        .randomElement(using: &generator)!
+    let shifted = fields(seconds + Int64(offset))
+    return .text("\(shifted.prefix(10))T\(shifted.dropFirst(11))\(suffix)")
+}
+
+/// Rows added after the random ones, from their own generator (so that those stay as they
+/// were): dates with the widest offsets, and near the ends of the years text holds.
+private let extraRows = 16
 
 @Suite struct StoredFormDifferentialTests {
     /// Builds a file database of random rows; returns it with the models as Swift decodes them.
@@ -119,6 +133,23 @@ private func foreignDate(
                     "INSERT INTO stamps (id, at, seen, real, amount) VALUES (\(id), \(at), \(seen), \(real), \(amount))"
             )
         }
+        var extra = SeededGenerator(seed: seed &+ 0x5EED)
+        for row in 0..<extraRows {
+            // 0001-01-02 and 9999-12-30 (plus some seconds), or an instant of the pool.
+            let seconds: Int64 =
+                switch row % 4 {
+                case 0: -62_135_510_400 + Int64.random(in: 0..<86_400, using: &extra)
+                case 1: 253_402_128_000 + Int64.random(in: 0..<86_400, using: &extra)
+                default: pool.randomElement(using: &extra)!.0
+                }
+            let at: DatabaseValue =
+                row % 4 == 3
+                ? try foreignDate(seconds, millis: 0, using: &extra) : wideOffsetDate(seconds, using: &extra)
+            try db.execute(
+                sql:
+                    "INSERT INTO stamps (id, at, seen, real, amount) VALUES (\(UUID()), \(at), \(at), \(seconds), 1)"
+            )
+        }
         if !shellInserts.isEmpty {
             let shell = Process()
             shell.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -134,7 +165,7 @@ private func foreignDate(
     func predicatesOrderingAndAggregatesAgreeWithSwift(seed: UInt64) throws {
         try withTemporaryDirectory { directory in
             let (db, rows, _) = try makeDatabase(seed: seed, in: directory)
-            try #require(rows.count == 48)
+            try #require(rows.count == 48 + extraRows)
             let all = db.query(Stamp.self)
             func same(
                 _ sql: (Columns<Stamp>) -> Condition, _ swift: (Stamp) -> Bool,
@@ -155,6 +186,10 @@ private func foreignDate(
                 try same({ $0.at <= a.at }, { $0.at <= a.at }, "<=")
                 try same({ $0.at > a.at }, { $0.at > a.at }, ">")
                 try same({ $0.at >= a.at }, { $0.at >= a.at }, ">=")
+                try same({ !($0.at < a.at) }, { !($0.at < a.at) }, "!<")
+                try same({ !($0.at == a.at) }, { !($0.at == a.at) }, "!==")
+                try same({ !($0.seen > a.at) }, { !($0.seen.map { $0 > a.at } ?? false) }, "optional !>")
+                try same({ $0.seen >= a.at }, { $0.seen.map { $0 >= a.at } ?? false }, "optional >=")
                 try same({ $0.at.in([a.at, b.at]) }, { [a.at, b.at].contains($0.at) }, "in")
                 try same({ (low...high).contains($0.at) }, { (low...high).contains($0.at) }, "closed range")
                 try same({ (low..<high).contains($0.at) }, { (low..<high).contains($0.at) }, "range")
