@@ -5,7 +5,8 @@ let package = Package(
     name: "LiteRecord",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
-        .library(name: "LiteRecord", targets: ["LiteRecord"])
+        .library(name: "LiteRecord", targets: ["LiteRecord"]),
+        .executable(name: "literecord", targets: ["literecord"]),
     ],
     targets: [
         .systemLibrary(
@@ -18,6 +19,17 @@ let package = Package(
             name: "LiteRecord",
             dependencies: ["CSQLite"],
             path: "Sources/LiteRecord"
+        ),
+        // The command-line tool: its commands live in LiteRecordCLI, where the tests reach them.
+        .target(
+            name: "LiteRecordCLI",
+            dependencies: ["LiteRecord"],
+            path: "Sources/LiteRecordCLI"
+        ),
+        .executableTarget(
+            name: "literecord",
+            dependencies: ["LiteRecordCLI"],
+            path: "Sources/literecord"
         ),
         .executableTarget(
             name: "LiteRecordBenchmarks",
@@ -32,9 +44,10 @@ let package = Package(
         ),
         .testTarget(
             name: "LiteRecordTests",
-            // The tests run LiteRecordTestHelper as a separate process: the dependency makes every
-            // build of the tests build it too, next to the test bundle, where the tests find it.
-            dependencies: ["LiteRecord", "CSQLite", "LiteRecordTestHelper"],
+            // The tests run LiteRecordTestHelper and literecord as separate processes: the
+            // dependency makes every build of the tests build them too, next to the test bundle,
+            // where the tests find them.
+            dependencies: ["LiteRecord", "CSQLite", "LiteRecordTestHelper", "LiteRecordCLI", "literecord"],
             path: "Tests/LiteRecordTests"
         ),
     ],

@@ -1,0 +1,206 @@
+import Foundation
+import LiteRecord
+
+/// What `literecord schema` reports, and what `generate` works from: the tables and views of a
+/// database as SQLite describes them (`sqlite_master` and the `pragma_*` table functions).
+package struct DatabaseDescription: Sendable, Equatable {
+    package var tables: [TableDescription]
+    package var views: [TableDescription]
+}
+
+/// One table or view.
+package struct TableDescription: Sendable, Equatable {
+    package init(
+        name: String, isView: Bool, columns: [ColumnDescription], primaryKey: [String],
+        indexes: [IndexDescription], foreignKeys: [ForeignKeyDescription], rowCount: Int
+    ) {
+        self.name = name
+        self.isView = isView
+        self.columns = columns
+        self.primaryKey = primaryKey
+        self.indexes = indexes
+        self.foreignKeys = foreignKeys
+        self.rowCount = rowCount
+    }
+
+    package var name: String
+    package var isView: Bool
+    package var columns: [ColumnDescription]
+    /// Primary key columns in key order; empty when the table has none declared.
+    package var primaryKey: [String]
+    package var indexes: [IndexDescription]
+    package var foreignKeys: [ForeignKeyDescription]
+    package var rowCount: Int
+    /// `WITHOUT ROWID` tables and ones whose single `INTEGER PRIMARY KEY` column is the rowid.
+    package var hasRowIDPrimaryKey: Bool {
+        guard primaryKey.count == 1, let column = columns.first(where: { $0.name == primaryKey[0] }) else {
+            return false
+        }
+        return column.declaredType.uppercased() == "INTEGER"
+    }
+}
+
+/// One column.
+package struct ColumnDescription: Sendable, Equatable {
+    package init(
+        name: String, declaredType: String, isNotNull: Bool, defaultSQL: String?, primaryKeyPosition: Int,
+        isHidden: Bool
+    ) {
+        self.name = name
+        self.declaredType = declaredType
+        self.isNotNull = isNotNull
+        self.defaultSQL = defaultSQL
+        self.primaryKeyPosition = primaryKeyPosition
+        self.isHidden = isHidden
+    }
+
+    package var name: String
+    /// The declared type as written (`NVARCHAR(40)`), empty when none.
+    package var declaredType: String
+    package var isNotNull: Bool
+    /// The default's SQL text, as written.
+    package var defaultSQL: String?
+    /// Position in the primary key (1-based), 0 when not part of it.
+    package var primaryKeyPosition: Int
+    /// Generated (`GENERATED ALWAYS AS`) or hidden columns of a virtual table.
+    package var isHidden: Bool
+}
+
+/// One index, with how it came to be.
+package struct IndexDescription: Sendable, Equatable {
+    package init(name: String, isUnique: Bool, origin: String, isPartial: Bool, columns: [String?]) {
+        self.name = name
+        self.isUnique = isUnique
+        self.origin = origin
+        self.isPartial = isPartial
+        self.columns = columns
+    }
+
+    package var name: String
+    package var isUnique: Bool
+    /// `c` (CREATE INDEX), `u` (UNIQUE constraint) or `pk` (PRIMARY KEY).
+    package var origin: String
+    package var isPartial: Bool
+    /// Column names in index order; `nil` for an expression.
+    package var columns: [String?]
+}
+
+/// One foreign key.
+package struct ForeignKeyDescription: Sendable, Equatable {
+    package init(
+        columns: [String], parentTable: String, parentColumns: [String], onDelete: String, onUpdate: String
+    ) {
+        self.columns = columns
+        self.parentTable = parentTable
+        self.parentColumns = parentColumns
+        self.onDelete = onDelete
+        self.onUpdate = onUpdate
+    }
+
+    package var columns: [String]
+    package var parentTable: String
+    /// Parent columns; empty means the parent's primary key.
+    package var parentColumns: [String]
+    package var onDelete: String
+    package var onUpdate: String
+}
+
+extension DatabaseDescription {
+    /// Reads every table (`sqlite_*` internal tables excepted) and view of `db`'s main schema.
+    ///
+    /// - Parameters:
+    ///   - db: The database, opened read-only by the tool.
+    ///   - countingRows: Whether to count each table's rows (a full scan of each).
+    /// - Throws: ``DatabaseError`` from SQLite.
+    package static func read(from db: Database, countingRows: Bool = true) throws -> DatabaseDescription {
+        try db.read { connection in
+            let entries = try connection.fetchAll(
+                Row.self,
+                sql: """
+                    SELECT type, name FROM sqlite_master
+                    WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
+                    ORDER BY name
+                    """)
+            var tables: [TableDescription] = []
+            var views: [TableDescription] = []
+            for entry in entries {
+                let name = try entry.value(String.self, at: 1)
+                let isView = try entry.value(String.self, at: 0) == "view"
+                let table = try describe(name, isView: isView, countingRows: countingRows, on: connection)
+                if isView { views.append(table) } else { tables.append(table) }
+            }
+            return DatabaseDescription(tables: tables, views: views)
+        }
+    }
+
+    private static func describe(
+        _ name: String, isView: Bool, countingRows: Bool, on connection: Connection
+    ) throws -> TableDescription {
+        let columnRows = try connection.fetchAll(
+            Row.self,
+            sql: "SELECT name, type, \"notnull\", dflt_value, pk, hidden FROM pragma_table_xinfo(\(name))")
+        let columns = try columnRows.map { row in
+            ColumnDescription(
+                name: try row.value(String.self, at: 0),
+                declaredType: try row.value(String?.self, at: 1) ?? "",
+                isNotNull: try row.value(Int.self, at: 2) != 0,
+                defaultSQL: try row.value(String?.self, at: 3),
+                primaryKeyPosition: try row.value(Int.self, at: 4),
+                isHidden: try row.value(Int.self, at: 5) != 0)
+        }
+        let primaryKey = columns.filter { $0.primaryKeyPosition > 0 }
+            .sorted { $0.primaryKeyPosition < $1.primaryKeyPosition }.map(\.name)
+        let rowCount =
+            countingRows
+            ? try connection.fetchOne(
+                Int.self, sql: SQL("SELECT count(*) FROM \(SQL.quoteIdentifier(name))" as String))
+                ?? 0 : 0
+        return TableDescription(
+            name: name, isView: isView, columns: columns, primaryKey: primaryKey,
+            indexes: isView ? [] : try indexes(of: name, on: connection),
+            foreignKeys: isView ? [] : try foreignKeys(of: name, on: connection), rowCount: rowCount)
+    }
+
+    private static func indexes(of table: String, on connection: Connection) throws -> [IndexDescription] {
+        let list = try connection.fetchAll(
+            Row.self,
+            sql: "SELECT name, \"unique\", origin, partial FROM pragma_index_list(\(table)) ORDER BY name")
+        return try list.map { row in
+            let name = try row.value(String.self, at: 0)
+            let columns = try connection.fetchAll(
+                Row.self, sql: "SELECT name FROM pragma_index_info(\(name)) ORDER BY seqno"
+            ).map { try $0.value(String?.self, at: 0) }
+            return IndexDescription(
+                name: name, isUnique: try row.value(Int.self, at: 1) != 0,
+                origin: try row.value(String.self, at: 2),
+                isPartial: try row.value(Int.self, at: 3) != 0, columns: columns)
+        }
+    }
+
+    private static func foreignKeys(of table: String, on connection: Connection) throws
+        -> [ForeignKeyDescription]
+    {
+        let rows = try connection.fetchAll(
+            Row.self,
+            sql: """
+                SELECT id, "from", "table", "to", on_delete, on_update
+                FROM pragma_foreign_key_list(\(table)) ORDER BY id, seq
+                """)
+        var keys: [Int: ForeignKeyDescription] = [:]
+        var order: [Int] = []
+        for row in rows {
+            let id = try row.value(Int.self, at: 0)
+            if keys[id] == nil {
+                order.append(id)
+                keys[id] = ForeignKeyDescription(
+                    columns: [], parentTable: try row.value(String.self, at: 2), parentColumns: [],
+                    onDelete: try row.value(String.self, at: 4), onUpdate: try row.value(String.self, at: 5))
+            }
+            keys[id]?.columns.append(try row.value(String.self, at: 1))
+            if let parentColumn = try row.value(String?.self, at: 3) {
+                keys[id]?.parentColumns.append(parentColumn)
+            }
+        }
+        return order.compactMap { keys[$0] }
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import LiteRecord
+
+/// `literecord generate DB [--table NAME]... [--output FILE] [--namespace NAME]`.
+enum GenerateCommand {
+    /// Whether generated schemas declare foreign keys with `Schema.foreignKey`. Off until the
+    /// relationships API is part of LiteRecord (then the output would not compile without it).
+    static let emitsForeignKeys = false
+
+    static let specification = CommandSpecification(
+        name: "generate", summary: "Write Swift source with a LiteRecord model for each table.",
+        operands: ["DB"],
+        options: [
+            .init(
+                "--table", valueName: "NAME", help: "Only this table (exact name); repeat for several.",
+                repeats: true),
+            .init(
+                "--output", valueName: "FILE", help: "Write the source to FILE instead of standard output."),
+            .init(
+                "--namespace", valueName: "NAME", help: "Nest the models in `enum NAME` with a `models` list."
+            ),
+        ],
+        discussion: """
+            Each table becomes `struct Name: Model` with its exact table name, primary key, \
+            unique constraints and indexes in `static let schema`. Property types come from the \
+            declared types and from the values stored now: a column holding reals and integers \
+            is Double, text dates are Date only when every value parses, NULL-able columns are \
+            optional. Names that are not Swift identifiers map back through CodingKeys.
+            """)
+
+    static func run(_ arguments: ParsedArguments) throws -> String {
+        let path = arguments.operand(0)
+        if let namespace = arguments.option("--namespace"), SwiftNaming.typeName(namespace) != namespace {
+            throw ToolError(
+                "--namespace \(namespace): not a Swift type name (try \(SwiftNaming.typeName(namespace)))")
+        }
+        let db = try ReadOnlyDatabase.open(path)
+        let source: String
+        do {
+            let models = try generate(from: db, tables: arguments.options["--table"] ?? [])
+            let writer = ModelSourceWriter(
+                sourceName: URL(fileURLWithPath: path).lastPathComponent,
+                namespace: arguments.option("--namespace"),
+                emitsForeignKeys: emitsForeignKeys)
+            source = writer.source(for: models)
+        } catch let error as ToolError {
+            throw error
+        } catch {
+            throw ToolError(ToolError.describing(error, context: path))
+        }
+        guard let output = arguments.option("--output") else { return source }
+        do {
+            try Data(source.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+        } catch {
+            throw ToolError("cannot write \(output): \(error.localizedDescription)")
+        }
+        return ""
+    }
+
+    /// The models of `db`'s tables (all, or those named in `tables`), in table name order.
+    ///
+    /// - Throws: ``ToolError`` naming a requested table that does not exist.
+    static func generate(from db: Database, tables requested: [String]) throws -> [GeneratedModel] {
+        let description = try DatabaseDescription.read(from: db, countingRows: false)
+        var tables = description.tables
+        if !requested.isEmpty {
+            for name in requested where !tables.contains(where: { $0.name == name }) {
+                let known = tables.map(\.name).joined(separator: ", ")
+                throw ToolError("no table named \(SwiftNaming.stringLiteral(name)) (tables: \(known))")
+            }
+            tables = tables.filter { requested.contains($0.name) }
+        }
+        let typeNames = SwiftNaming.uniqued(tables.map { SwiftNaming.typeName($0.name) })
+        return try db.read { connection in
+            try zip(tables, typeNames).map { table, typeName in
+                let visible = table.columns.filter { !$0.isHidden || $0.primaryKeyPosition > 0 }
+                var visibleTable = table
+                visibleTable.columns = visible
+                let types = try ColumnTypeInference.infer(visibleTable, on: connection)
+                let names = SwiftNaming.uniqued(visible.map { SwiftNaming.propertyName($0.name) })
+                let properties = zip(visible, zip(names, types)).map { column, nameAndType in
+                    let isRowID = table.hasRowIDPrimaryKey && column.primaryKeyPosition > 0
+                    return GeneratedProperty(
+                        name: nameAndType.0, column: column.name, type: isRowID ? .int64 : nameAndType.1,
+                        isOptional: isRowID || !column.isNotNull)
+                }
+                return GeneratedModel(typeName: typeName, table: visibleTable, properties: properties)
+            }
+        }
+    }
+}
