@@ -16,7 +16,8 @@ enum CStringArrayParser {
         func fail() -> Malformed { Malformed(offset: position) }
         @inline(__always) func skipWhitespace() {
             while position < text.count,
-                text[position] == 0x20 || text[position] == 0x09 || text[position] == 0x0A || text[position] == 0x0D
+                text[position] == 0x20 || text[position] == 0x09 || text[position] == 0x0A
+                    || text[position] == 0x0D
             {
                 position += 1
             }
@@ -56,7 +57,8 @@ enum CStringArrayParser {
             let byte = text[position]
             if byte == UInt8(ascii: "\"") {
                 position += 1
-                return String(decoding: UnsafeBufferPointer(rebasing: text[start..<position - 1]), as: UTF8.self)
+                return String(
+                    decoding: UnsafeBufferPointer(rebasing: text[start..<position - 1]), as: UTF8.self)
             }
             if byte == UInt8(ascii: "\\") { break }
             position += 1

@@ -76,7 +76,8 @@ enum FetchAll {
     static let fileWorkload = make(on: .file)
     static let handJSONWorkload = Workload(
         slug: "fetch-all-hand-json",
-        description: "fetch-all, the C side parsing the JSON [String] by hand (no Foundation), as LiteRecord does",
+        description:
+            "fetch-all, the C side parsing the JSON [String] by hand (no Foundation), as LiteRecord does",
         defaultSize: 100_000,
         setup: { try makeFixture($0, storage: .memory) },
         c: { fixture, context in try runC(fixture, context, tags: .handWritten) },
@@ -130,7 +131,9 @@ enum FetchAll {
 
     // MARK: - C
 
-    private static func runC(_ fixture: Fixture, _ context: RoundContext, tags: TagsReading) throws -> Duration {
+    private static func runC(_ fixture: Fixture, _ context: RoundContext, tags: TagsReading) throws
+        -> Duration
+    {
         var items: [Item] = []
         let elapsed = try Stopwatch.measure {
             switch tags {

@@ -42,7 +42,8 @@ private struct Validating: Codable, Equatable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         score = try container.decode(Int.self, forKey: .score)
         guard score >= 0 else {
-            throw DecodingError.dataCorruptedError(forKey: .score, in: container, debugDescription: "negative")
+            throw DecodingError.dataCorruptedError(
+                forKey: .score, in: container, debugDescription: "negative")
         }
     }
 }
@@ -148,11 +149,13 @@ private struct WithEnum: Codable {
             rows == [
                 Mixed(
                     id: 1, name: "Ünïcode 😀", ratio: 2.5, flag: true,
-                    when: try DateStorage.text.date(from: .text("2026-11-30 12:34:56.789")), tags: ["a", "b"],
+                    when: try DateStorage.text.date(from: .text("2026-11-30 12:34:56.789")),
+                    tags: ["a", "b"],
                     note: nil, bytes: Data([0, 255])),
                 Mixed(
                     id: nil, name: "", ratio: 3, flag: false,
-                    when: try DateStorage.text.date(from: .text("2026-11-30")), tags: [], note: "n", bytes: nil),
+                    when: try DateStorage.text.date(from: .text("2026-11-30")), tags: [], note: "n",
+                    bytes: nil),
             ])
         let renamed = try db.fetchAll(Renamed.self, sql: "SELECT 'x' AS s_col, 4 AS f_col")
         #expect(renamed == [Renamed(first: 4, second: "x")])
