@@ -9,12 +9,13 @@ enum DesignTargets {
     static let targets: [(workload: Workload, ratio: Double)] = [
         (ModelInserts.workload, 1.3),
         (FetchAll.workload, 1.3),
+        (FetchAll.handJSONWorkload, 1.3),
         (FindByKey.workload, 1.5),
         (ModelUpdates.workload, 1.3),
-        (FetchTenInts.workload, 1.5),
+        (FetchTenInts.workload, 1.3),
         (IndexedQuery.workload, 1.5),
-        (NorthwindLoads.orders, 1.5),
-        (NorthwindLoads.orderDetails, 1.5),
+        (NorthwindLoads.orders, 1.3),
+        (NorthwindLoads.orderDetails, 1.3),
     ]
 
     static let group = WorkloadGroup(

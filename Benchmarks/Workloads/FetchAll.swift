@@ -17,7 +17,19 @@ import LiteRecord
 /// with LiteRecord's public `DateStorage.text.date(from:)` and decodes `tags` with one
 /// `JSONDecoder` made in setup (LiteRecord also reuses one decoder). Not measured: building the
 /// tables, and checking after each round that the side's array equals the expected models.
+///
+/// `fetch-all-hand-json` is the same workload with the C side parsing `tags` by hand
+/// (``CStringArrayParser``, no Foundation), as LiteRecord's own `[String]` shortcut does: there
+/// the C side does no more work than LiteRecord, and the ratio says what LiteRecord costs.
 enum FetchAll {
+    /// How the C side reads the `[String]` JSON column.
+    enum TagsReading: Sendable {
+        /// With one reused `JSONDecoder`.
+        case foundation
+        /// With a hand-written parser of an array of strings.
+        case handWritten
+    }
+
     static let createTable = """
         CREATE TABLE items(id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INTEGER NOT NULL, \
         ratio REAL NOT NULL, flag INTEGER NOT NULL, created TEXT NOT NULL, tags TEXT NOT NULL)
@@ -62,6 +74,14 @@ enum FetchAll {
 
     static let workload = make(on: .memory)
     static let fileWorkload = make(on: .file)
+    static let handJSONWorkload = Workload(
+        slug: "fetch-all-hand-json",
+        description:
+            "fetch-all, the C side parsing the JSON [String] by hand (no Foundation), as LiteRecord does",
+        defaultSize: 100_000,
+        setup: { try makeFixture($0, storage: .memory) },
+        c: { fixture, context in try runC(fixture, context, tags: .handWritten) },
+        literecord: runLiteRecord)
 
     /// The workload with its databases on `storage`.
     static func make(on storage: Storage) -> Workload {
@@ -69,7 +89,8 @@ enum FetchAll {
             on: storage, slug: "fetch-all",
             description: "fetch N rows (7 columns: date text, JSON [String]) into [Item] Decodable models",
             defaultSize: 100_000,
-            setup: makeFixture, c: runC, literecord: runLiteRecord)
+            setup: makeFixture, c: { fixture, context in try runC(fixture, context, tags: .foundation) },
+            literecord: runLiteRecord)
     }
 
     // MARK: - Setup
@@ -110,11 +131,15 @@ enum FetchAll {
 
     // MARK: - C
 
-    @Sendable
-    private static func runC(_ fixture: Fixture, _ context: RoundContext) throws -> Duration {
+    private static func runC(_ fixture: Fixture, _ context: RoundContext, tags: TagsReading) throws
+        -> Duration
+    {
         var items: [Item] = []
         let elapsed = try Stopwatch.measure {
-            items = try fetchC(fixture.statement, fixture.jsonDecoder)
+            switch tags {
+            case .foundation: items = try fetchC(fixture.statement, fixture.jsonDecoder)
+            case .handWritten: items = try fetchCParsingTags(fixture.statement)
+            }
         }
         try verify(items, fixture: fixture, side: .c)
         return elapsed
@@ -127,6 +152,25 @@ enum FetchAll {
         var items: [Item] = []
         while try statement.step() {
             items.append(try readItem(statement, decoder))
+        }
+        try statement.reset()
+        return items
+    }
+
+    /// As ``fetchC(_:_:)``, with the tags parsed by ``CStringArrayParser``.
+    @inline(never)
+    static func fetchCParsingTags(_ statement: CStatement) throws -> [Item] {
+        var items: [Item] = []
+        while try statement.step() {
+            items.append(
+                Item(
+                    id: statement.isNull(at: 0) ? nil : statement.int64(at: 0),
+                    name: statement.string(at: 1),
+                    score: Int(statement.int64(at: 2)),
+                    ratio: statement.double(at: 3),
+                    flag: statement.int64(at: 4) != 0,
+                    created: try DateStorage.text.date(from: .text(statement.string(at: 5))),
+                    tags: try CStringArrayParser.parse(statement.textBytes(at: 6))))
         }
         try statement.reset()
         return items

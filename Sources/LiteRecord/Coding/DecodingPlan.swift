@@ -15,6 +15,9 @@ final class DecodingPlan {
     /// Per column index: the last property type decoded there and how it is stored.
     @exclusivity(unchecked) private var storageKinds: [(type: ObjectIdentifier, kind: PropertyStorageKind)?] =
         []
+    /// Whether rows are decoded in place (``LayoutDecoding``), decided on the first row.
+    @exclusivity(unchecked) private var isLayoutDecided = false
+    @exclusivity(unchecked) private var layoutBinding: LayoutBinding?
 
     init(type: Any.Type, columns: RowColumns?, keyToColumn: [String: String]?) {
         self.type = ObjectIdentifier(type)
@@ -26,6 +29,21 @@ final class DecodingPlan {
     /// Whether the plan holds for decoding `type` from these columns with these column names.
     func fits(_ type: Any.Type, columns: RowColumns, keyToColumn: [String: String]?) -> Bool {
         self.type == ObjectIdentifier(type) && self.columns === columns && self.keyToColumn == keyToColumn
+    }
+
+    /// The in-place decoding of rows of `type` from these columns, or `nil` when rows go through
+    /// the type's `init(from:)`: decided on the first row, for the life of the plan.
+    @inline(__always)
+    func layout<T: Decodable>(for type: T.Type) -> LayoutBinding? {
+        if isLayoutDecided { return layoutBinding }
+        isLayoutDecided = true
+        // A copied row has no statement to read in place.
+        guard let columns, let layout = LayoutDecoding.layout(for: T.self) else { return nil }
+        let keyToColumn = keyToColumn
+        layoutBinding = LayoutBinding(T.self, layout: layout) { key in
+            columns.index(of: keyToColumn?[key] ?? key)
+        }
+        return layoutBinding
     }
 
     /// How a property type without a fast path is stored, remembered per column so that the

@@ -102,11 +102,25 @@ final class RowDecodingContext {
     /// - Parameter session: The fetch this row belongs to, which keeps the keyed container
     ///   from row to row; `nil` for a single row.
     func decodeRow<Value: Decodable>(_ type: Value.Type, session: RowDecodingSession?) throws -> Value {
-        plan.lookup.beginRow()
         // Plain values, and collections (arrays, sets, dictionaries: JSON), read the first column.
         if plan.readsFirstColumn {
+            plan.lookup.beginRow()
             return try decode(Value.self, at: firstColumn(expected: Value.self), key: FirstColumnKey())
         }
+        // A struct proven to decode as its layout says is built in place; a row the in-place
+        // read declines goes through `init(from:)`, for its value or its error.
+        if let statementHandle, let layout = plan.layout(for: Value.self), layout.fill(from: statementHandle)
+        {
+            return layout.take(Value.self)
+        }
+        return try decodeThroughInitializer(Value.self, session: session)
+    }
+
+    /// Decodes the current row with the type's own `init(from:)`, never in place.
+    func decodeThroughInitializer<Value: Decodable>(_ type: Value.Type, session: RowDecodingSession? = nil)
+        throws -> Value
+    {
+        plan.lookup.beginRow()
         return try Value(from: RowDecoding(context: self, session: session))
     }
 

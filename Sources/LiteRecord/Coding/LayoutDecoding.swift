@@ -1,0 +1,145 @@
+import CSQLite
+
+/// Decoding a row by writing each stored property in place at its offset, straight from
+/// SQLite's values, instead of calling the type's `init(from:)`.
+///
+/// Every property a keyed container hands to `init(from:)` costs the standard library's
+/// `KeyedDecodingContainer` box and a dynamic dispatch before LiteRecord reads anything: about
+/// twice SQLite's own cost for a row of small values. A struct made only of the property types
+/// of ``LayoutLeaf`` skips that, once ``LayoutProof`` has shown on probe rows that its
+/// `init(from:)` puts each column, unchanged, into one stored property. Any row the in-place
+/// read declines (NULL into a non-optional, another storage class, out of range, bad text) is
+/// decoded again by `init(from:)`, so values and errors stay those of `init(from:)`.
+enum LayoutDecoding {
+    /// The verdict per type: its layout, or `nil` when it keeps `init(from:)`.
+    private static let verdicts = Locked<[ObjectIdentifier: TypeLayout?]>([:])
+
+    /// The verified layout of a type, proven on first use; `nil` when the type keeps its
+    /// `init(from:)`.
+    static func layout<T: Decodable>(for type: T.Type) -> TypeLayout? {
+        let identifier = ObjectIdentifier(T.self)
+        if let known = verdicts.withLock({ $0[identifier] }) { return known }
+        // Proven outside the lock: the proof runs the type's own code.
+        let verdict = LayoutProof.verify(T.self)
+        verdicts.withLock { $0[identifier] = verdict }
+        return verdict
+    }
+}
+
+extension RowDecoder {
+    /// Whether rows of a type are built in place, without calling its `init(from:)`.
+    ///
+    /// A struct whose stored properties are all integers, `Double`, `Float`, `Bool`, `String`,
+    /// `Data`, `Date`, `[String]` or optionals of these, and whose `init(from:)` is shown on
+    /// probe rows to store each column unchanged in one property (the synthesized one does),
+    /// is decoded by writing each property straight from SQLite's value: about twice as fast
+    /// for rows of small values. Every other type, and every row the direct read declines (a
+    /// NULL, a value out of range, another storage class), goes through `init(from:)`, so
+    /// values and errors are the same either way. Use this in a test to keep a hot model on
+    /// the fast path.
+    ///
+    /// - Parameter type: The type to check; the check runs once per type and is remembered.
+    /// - Returns: `true` when rows of `type` fetched from a statement are built in place.
+    public static func decodesInPlace<T: Decodable>(_ type: T.Type) -> Bool {
+        LayoutDecoding.layout(for: T.self) != nil
+    }
+}
+
+/// The stored properties of a struct that decodes in place, each with the coding key whose
+/// column it holds.
+final class TypeLayout: Sendable {
+    struct Field: Sendable {
+        let key: String
+        let offset: Int
+        let leaf: LayoutLeaf
+        let isOptional: Bool
+    }
+
+    /// In declaration (memory) order.
+    let fields: [Field]
+
+    init(fields: [Field]) {
+        self.fields = fields
+    }
+}
+
+/// A ``TypeLayout`` bound to a statement's columns, with the memory one row is built in.
+///
+/// Kept by the statement's ``DecodingPlan``; used by one fetch at a time.
+final class LayoutBinding {
+    private struct BoundField {
+        let column: Int32
+        let offset: Int
+        let leaf: LayoutLeaf
+        let isOptional: Bool
+    }
+
+    private let fields: UnsafeMutableBufferPointer<BoundField>
+    /// Room for one value of the decoded type: uninitialized between rows.
+    private let storage: UnsafeMutableRawPointer
+    private let type: ObjectIdentifier
+
+    /// Binds a layout to columns; `nil` when a property's column is missing (the row is then
+    /// for `init(from:)`, which reports the missing column or reads `nil`, as it chooses).
+    ///
+    /// - Parameter columnIndex: The column holding a coding key, as the keyed container finds it.
+    init?<T>(_ type: T.Type, layout: TypeLayout, columnIndex: (String) -> Int?) {
+        var bound: [BoundField] = []
+        for field in layout.fields {
+            guard let column = columnIndex(field.key), let position = Int32(exactly: column) else {
+                return nil
+            }
+            bound.append(
+                BoundField(
+                    column: position, offset: field.offset, leaf: field.leaf, isOptional: field.isOptional))
+        }
+        fields = .allocate(capacity: bound.count)
+        _ = fields.initialize(from: bound)
+        storage = UnsafeMutableRawPointer(UnsafeMutablePointer<T>.allocate(capacity: 1))
+        self.type = ObjectIdentifier(T.self)
+    }
+
+    deinit {
+        fields.deallocate()
+        storage.deallocate()
+    }
+
+    /// Reads the statement's current row into ``storage``; `false`, with nothing left
+    /// initialized, when a value is not one the in-place read accepts.
+    @inline(__always)
+    func fill(from statement: OpaquePointer) -> Bool {
+        var index = 0
+        while index < fields.count {
+            let field = fields[index]
+            guard let value = sqlite3_column_value(statement, field.column),
+                field.leaf.read(value, isOptional: field.isOptional, into: storage + field.offset)
+            else {
+                destroyFields(upTo: index)
+                return false
+            }
+            index += 1
+        }
+        return true
+    }
+
+    /// The value ``fill(from:)`` built, moved out: the storage is uninitialized again.
+    @inline(__always)
+    func take<T>(_ type: T.Type) -> T {
+        storage.assumingMemoryBound(to: T.self).move()
+    }
+
+    /// The value ``fill(from:)`` built, for comparing it in place; ``discard()`` destroys it.
+    var filled: UnsafeRawPointer { UnsafeRawPointer(storage) }
+
+    /// Destroys the value ``fill(from:)`` built without taking it.
+    func discard() {
+        destroyFields(upTo: fields.count)
+    }
+
+    /// Destroys the first `count` properties, the ones a declined row already wrote.
+    private func destroyFields(upTo count: Int) {
+        for field in fields[0..<count] where field.leaf.needsCleanup {
+            field.leaf.destroy(isOptional: field.isOptional, at: storage + field.offset)
+        }
+    }
+}
