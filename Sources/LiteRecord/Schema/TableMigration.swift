@@ -37,11 +37,13 @@ enum TableMigration {
             try connection.execute(SQL(TableDefinition.createTable(schema)))
             try createIndexes(schema, on: connection)
             try createDatePartialIndexes(schema, on: connection)
+            try FullTextMigration.apply(schema, on: connection)
             return
         }
         // A view maps onto a model as it is; there is nothing to grow.
-        guard kind == "table" else { return }
+        guard kind == "table" else { return try FullTextMigration.checkNotDeclared(onView: schema) }
         try grow(schema, on: connection)
+        try FullTextMigration.apply(schema, on: connection)
     }
 
     private static func grow(_ schema: TableSchema, on connection: Connection) throws {
