@@ -15,6 +15,7 @@ enum DesignTargets {
         (IndexedQuery.workload, 1.5),
         (NorthwindLoads.orders, 1.5),
         (NorthwindLoads.orderDetails, 1.5),
+        (FullText.workload, 1.3),
     ]
 
     static let group = WorkloadGroup(

@@ -103,6 +103,20 @@ import Testing
         #expect(try db.query(SearchArticle.self).matching("alpha").fetchAll().map(\.id) == [9])
     }
 
+    /// `REPLACE` deletes the replaced row without its delete trigger unless recursive triggers
+    /// are on (the README says so); with them on, the index stays right.
+    @Test func replaceKeepsTheIndexInSyncWithRecursiveTriggers() throws {
+        let db = try Database(.inMemory)
+        try db.execute(sql: "PRAGMA recursive_triggers = ON")
+        try db.insert(SearchArticle(id: 1, title: "alpha", body: "", section: ""))
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO articles(id, title, body, section) VALUES (1, 'beta', '', '')")
+        try db.execute(sql: "REPLACE INTO articles(id, title, body, section) VALUES (1, 'gamma', '', '')")
+        try expectInSync(db, words)
+        #expect(try db.query(SearchArticle.self).matching("gamma").count() == 1)
+        #expect(try db.query(SearchArticle.self).matching("alpha").count() == 0)
+    }
+
     /// Every write path at random, checked after each step.
     @Test(arguments: [UInt64(7), 1234])
     func randomWritesKeepTheIndexInSync(seed: UInt64) throws {
