@@ -34,7 +34,7 @@ enum FullText {
         #"SELECT "documents".* FROM (SELECT rowid AS "literecord_match_rowid", rank AS "literecord_match_rank" "#
         + #"FROM "documents_fts" WHERE "documents_fts" MATCH ?) AS "literecord_match" CROSS JOIN "documents" "#
         + #"ON "documents"."id" = "literecord_match"."literecord_match_rowid" "#
-        + #"ORDER BY "literecord_match"."literecord_match_rank", "documents"."id" LIMIT ?"#
+        + #"ORDER BY "literecord_match"."literecord_match_rank" LIMIT ?"#
 
     struct Digest: Equatable {
         var rows = 0

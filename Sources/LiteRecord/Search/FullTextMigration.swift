@@ -8,20 +8,48 @@
 /// the rows already in the table. Anything else holding one of those names is never touched:
 /// it is a ``SchemaError``.
 enum FullTextMigration {
+    /// What `sqlite_master` holds for a model's table: the table's kind (`table`, `view`, or
+    /// `nil` when it is missing) and the objects named like its index and triggers.
+    struct StoredSchema {
+        let tableKind: String?
+        fileprivate let objects: [StoredObject]
+    }
+
+    /// Reads `sqlite_master` once for the table and its index (the automatic migration reads
+    /// it once per model type per database).
+    static func readSchema(of schema: TableSchema, on connection: Connection) throws -> StoredSchema {
+        let table = schema.tableName
+        let names = ([FullTextIndex.indexName(table: table)] + FullTextIndex.triggerNames(table: table))
+            .map { $0.lowercased() }
+        let rows = try connection.fetchAll(
+            Row.self,
+            sql: """
+                SELECT type, name, sql, name = \(table) COLLATE NOCASE AS isTable FROM sqlite_master
+                WHERE name = \(table) COLLATE NOCASE OR lower(name) IN \(list: names)
+                """)
+        var tableKind: String?
+        var objects: [StoredObject] = []
+        for row in rows {
+            let type: String = try row.value(named: "type")
+            // A trigger may share the table's name; it is not the table.
+            if try row.value(Bool.self, named: "isTable"), type != "trigger" {
+                tableKind = type
+                continue
+            }
+            objects.append(
+                StoredObject(
+                    type: type, name: try row.value(named: "name"),
+                    sql: try row.value(String?.self, named: "sql") ?? ""))
+        }
+        return StoredSchema(tableKind: tableKind, objects: objects)
+    }
+
     /// Brings the index of `schema`'s table (which exists) in line with the schema.
-    static func apply(_ schema: TableSchema, on connection: Connection) throws {
+    static func apply(_ schema: TableSchema, stored: StoredSchema, on connection: Connection) throws {
         let table = schema.tableName
         let indexName = FullTextIndex.indexName(table: table)
         let triggerNames = FullTextIndex.triggerNames(table: table)
-        let existing = try connection.fetchAll(
-            Row.self,
-            sql:
-                "SELECT type, name, sql FROM sqlite_master WHERE lower(name) IN \(list: ([indexName] + triggerNames).map { $0.lowercased() })"
-        ).map { row in
-            StoredObject(
-                type: try row.value(named: "type"), name: try row.value(named: "name"),
-                sql: try row.value(String?.self, named: "sql") ?? "")
-        }
+        let existing = stored.objects
         let storedIndex = existing.first { $0.type == "table" || $0.type == "view" || $0.type == "index" }
         let storedTriggers = existing.filter { $0.type == "trigger" }
         let ownIndex = storedIndex.flatMap { isOwnIndex($0, table: table) ? $0 : nil }
@@ -67,7 +95,7 @@ enum FullTextMigration {
             "full-text search of \(schema.typeName) needs a table, but \(schema.tableName) is a view")
     }
 
-    private struct StoredObject: Equatable {
+    fileprivate struct StoredObject: Equatable {
         let type: String
         let name: String
         let sql: String

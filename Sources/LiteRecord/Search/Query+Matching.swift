@@ -113,11 +113,11 @@ extension Query {
         return "\(columns), \(SQL(matchAlias)).\(SQL(matchSnippet))"
     }
 
-    /// Best match first, then by key, so that equal ranks come in a stable order.
+    /// Best match first. Ordered by the rank alone, FTS5 sorts the matches itself (no temporary
+    /// b-tree over every match); equal ranks come in the order FTS5 gives them.
     func fullTextRankOrder(_ table: TableSchema) -> SQL {
-        guard fullTextMatch != nil, let index = table.fullTextIndex else { return orderClause() }
-        let key = "\(SQL.quoteIdentifier(table.tableName)).\(SQL.quoteIdentifier(index.rowIDColumn))"
-        return SQL(verbatim: " ORDER BY \(matchAlias).\(matchRank), \(key)")
+        guard fullTextMatch != nil, table.fullTextIndex != nil else { return orderClause() }
+        return SQL(verbatim: " ORDER BY \(matchAlias).\(matchRank)")
     }
 
     /// The WHERE of `updateAll` and `deleteAll` on a search: the key among the matches' keys.
