@@ -191,6 +191,23 @@ import Testing
         }
     }
 
+    /// On a file database, reads run on the reader pool, which never migrates: the writer has
+    /// created the index first; a second `Database` on the file searches it as it is.
+    @Test func aFileDatabaseSearchesOnItsReaders() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory.file("search.sqlite")
+            let db = try Database(path: path)
+            #expect(try await db.query(SearchArticle.self).matching("swift").fetchAll().isEmpty)
+            try await db.insert(SearchArticle(id: nil, title: "Swift", body: "on a file", section: ""))
+            #expect(try await db.query(SearchArticle.self).matching("swift file").count() == 1)
+            let other = try Database(path: path)
+            #expect(
+                try await other.query(SearchArticle.self).matching("file").fetchAll().map(\.title) == [
+                    "Swift"
+                ])
+        }
+    }
+
     @Test func asyncAndObservation() async throws {
         let db = try Database(.inMemory)
         try await db.insert(SearchArticle(id: nil, title: "swift", body: "", section: ""))
