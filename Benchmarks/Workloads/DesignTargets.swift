@@ -16,6 +16,7 @@ enum DesignTargets {
         (IndexedQuery.workload, 1.5),
         (NorthwindLoads.orders, 1.3),
         (NorthwindLoads.orderDetails, 1.3),
+        (FullText.workload, 1.3),
     ]
 
     static let group = WorkloadGroup(

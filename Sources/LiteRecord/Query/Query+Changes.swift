@@ -79,6 +79,7 @@ extension Query {
     /// identity: SQLite's rowid under a name no column shadows (a model may well have a `rowid`
     /// property), or the primary key of a `WITHOUT ROWID` table.
     private func rowSelection(_ table: TableSchema, on connection: Connection) throws -> SQL {
+        if let selection = fullTextRowSelection(table) { return selection }
         guard limitCount != nil || offsetCount != nil else { return whereClause() }
         let identity = try connection.rowIdentity(of: table.tableName)
         return " WHERE \(SQL(identity.compared)) IN (\(selectSQL(SQL(identity.selected), table: table)))"

@@ -37,6 +37,8 @@ public struct Query<M: Model>: Sendable {
     var offsetCount: Int?
     var isDistinct = false
     var groupKeys: [PropertyReference] = []
+    /// The full-text search of `matching(_:)` (Search/), if any.
+    var fullTextMatch: FullTextMatch?
 
     init(context: any DatabaseContext, dateStorage: DateStorage) {
         self.target = QueryTarget(context)
@@ -134,6 +136,7 @@ public struct Query<M: Model>: Sendable {
             return error
         }
         if let boundsError { return boundsError }
+        if let fullTextMatchError { return fullTextMatchError }
         guard !groupKeys.isEmpty else { return nil }
         do {
             _ = try groupClause(TableSchemaCache.schema(for: M.self))
@@ -168,10 +171,11 @@ public struct Query<M: Model>: Sendable {
     /// `SELECT <selection> FROM table WHERE ... ORDER BY ... LIMIT ...`
     func selectSQL(_ selection: SQL, table: TableSchema, ordered: Bool = true, limited: Bool = true) -> SQL {
         let distinct: SQL = isDistinct ? "DISTINCT " : ""
-        var sql: SQL = "SELECT \(distinct)\(selection) FROM \(SQL(SQL.quoteIdentifier(table.tableName)))"
+        var sql: SQL =
+            "SELECT \(distinct)\(fullTextSelection(selection, table: table)) FROM \(fullTextSource(table))"
         sql.append(whereClause())
         sql.append((try? groupClause(table)) ?? "")
-        if ordered { sql.append(orderClause()) }
+        if ordered { sql.append(orderings.isEmpty ? fullTextRankOrder(table) : orderClause()) }
         if limited { sql.append(limitClause()) }
         return sql
     }

@@ -39,6 +39,8 @@ public struct Schema<M>: Sendable {
     private(set) var dateStorages: [PropertyReference: DateStorage] = [:]
     private(set) var explicitColumns: [PropertyReference: String] = [:]
     private(set) var invalidDefaults: [String] = []
+    /// The full-text index declared with `fullTextSearch(on:tokenizer:)` (Search/), if any.
+    var fullTextSearchDeclaration: FullTextSearchDeclaration?
 
     /// Annotates a model with a single-column primary key.
     ///

@@ -30,18 +30,19 @@ enum TableMigration {
     }
 
     private static func apply(_ schema: TableSchema, on connection: Connection) throws {
-        let kind = try connection.fetchOne(
-            String.self,
-            sql: "SELECT type FROM sqlite_master WHERE name = \(schema.tableName) COLLATE NOCASE")
-        guard let kind else {
+        // One read of sqlite_master: the table's kind, and its full-text index's objects.
+        let stored = try FullTextMigration.readSchema(of: schema, on: connection)
+        guard let kind = stored.tableKind else {
             try connection.execute(SQL(TableDefinition.createTable(schema)))
             try createIndexes(schema, on: connection)
             try createDatePartialIndexes(schema, on: connection)
+            try FullTextMigration.apply(schema, stored: stored, on: connection)
             return
         }
         // A view maps onto a model as it is; there is nothing to grow.
-        guard kind == "table" else { return }
+        guard kind == "table" else { return try FullTextMigration.checkNotDeclared(onView: schema) }
         try grow(schema, on: connection)
+        try FullTextMigration.apply(schema, stored: stored, on: connection)
     }
 
     private static func grow(_ schema: TableSchema, on connection: Connection) throws {

@@ -48,6 +48,8 @@ final class TableSchema: Sendable {
     /// The primary key columns a write must give a value, with their positions in
     /// ``ModelStatements/columns``: every key column but the rowid that SQLite assigns.
     let requiredKeyColumns: [(name: String, position: Int)]
+    /// The full-text index kept beside the table, when the schema declares one (Search/).
+    let fullTextIndex: FullTextIndex?
 
     init<M: Model>(resolving type: M.Type) throws {
         let schema = M.schema
@@ -157,6 +159,13 @@ final class TableSchema: Sendable {
             rowIDKey = storage.map { RowIDKey(column: keyColumn.name, offset: field.offset, storage: $0) }
         } else {
             rowIDKey = nil
+        }
+        self.fullTextIndex = try schema.fullTextSearchDeclaration.map { declaration in
+            try FullTextIndex(
+                declaration, table: tableName, typeName: typeName, rowIDColumn: rowIDKey?.column,
+                columns: declaration.properties.map {
+                    columnName(forKey: try reference($0, role: "full-text search").key)
+                })
         }
         self.rowIDKey = rowIDKey
         self.typeName = typeName
