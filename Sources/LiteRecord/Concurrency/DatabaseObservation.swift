@@ -120,6 +120,28 @@ extension Database {
         return DatabaseCancellable { observer.cancel() }
     }
 
+    /// Observes the results of a query, calling `onChange` with them now and after each
+    /// committed change that can alter them.
+    ///
+    /// - Parameters:
+    ///   - query: The query; it runs on this database, whatever it was built on.
+    ///   - onChange: Receives each fresh array of models, on a background thread, one call at
+    ///     a time.
+    ///   - onError: Receives the error of a fetch that failed, which ends the observation.
+    /// - Returns: Keep it: the observation stops when it is cancelled or released.
+    public func observe<M: Model>(
+        _ query: Query<M>,
+        onChange: @escaping @Sendable ([M]) -> Void,
+        onError: @escaping @Sendable (any Error) -> Void = { _ in }
+    ) -> DatabaseCancellable {
+        let observation = observe(query)
+        let observer = ValueObserver(
+            database: self, prepare: observation.prepare, fetch: observation.fetch,
+            rowFilter: observation.rowFilter, onValue: onChange, onError: onError)
+        observer.start()
+        return DatabaseCancellable { observer.cancel() }
+    }
+
     /// The rows changed by each committed transaction, one array per transaction, in commit
     /// order: SQLite's update hook, without what rolled back.
     ///

@@ -60,9 +60,11 @@ final class ExternalCommitWatcher: Sendable {
     }
 
     /// One more observer: the first starts watching. The current `data_version` is read first,
-    /// so that a commit made after this returns is reported.
+    /// so that a commit made after this returns is reported. When the writer is busy (a long
+    /// write), the observer does not wait for it: the first check reads the baseline instead,
+    /// and reports a commit once, to be safe (one fetch more).
     func retain() {
-        let baseline = readDataVersion()
+        let baseline = writer.withConnectionIfAvailable { Self.dataVersion(on: $0) } ?? nil
         lifecycle.withLock {
             let starts = state.withLock { state in
                 state.users += 1
@@ -79,6 +81,7 @@ final class ExternalCommitWatcher: Sendable {
                 checks.async { [weak self] in self?.filesDidChange() }
             }
             state.withLock { $0.source = source }
+            if baseline == nil { requestCheck() }
         }
     }
 
@@ -149,8 +152,10 @@ final class ExternalCommitWatcher: Sendable {
     /// The writer's `PRAGMA data_version`, which changes when another connection commits;
     /// `nil` when it cannot be read (the file is gone, or locked past the busy timeout).
     private func readDataVersion() -> Int64? {
-        writer.withConnection { connection in
-            try? connection.fetchOne(Int64.self, sql: "PRAGMA data_version")
-        }
+        writer.withConnection { Self.dataVersion(on: $0) }
+    }
+
+    private static func dataVersion(on connection: Connection) -> Int64? {
+        try? connection.fetchOne(Int64.self, sql: "PRAGMA data_version")
     }
 }

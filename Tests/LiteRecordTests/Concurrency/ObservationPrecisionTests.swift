@@ -17,8 +17,8 @@ struct ObservationPrecisionTests {
             let targetID = try #require(target.id)
             let fetches = Self.countFetches(of: "notes", in: db)
             let values = ObservedValues<[Note]>()
-            let observation = db.observe(db.query(Note.self).where { $0.id == targetID })
-            let token = Self.collect(observation, into: values)
+            let token = db.observe(
+                db.query(Note.self).where { $0.id == targetID }, onChange: { values.append($0) })
             #expect(values.waitForBodies { $0 == ["watched"] })
             var others: [Note] = []
             for index in 0..<500 {
@@ -48,8 +48,9 @@ struct ObservationPrecisionTests {
         try db.migrate(Note.self)
         let fetches = Self.countFetches(of: "notes", in: db)
         let values = ObservedValues<[Note]>()
-        let observation = db.observe(db.query(Note.self).where { $0.author == 7 }.order { $0.id.ascending })
-        let token = Self.collect(observation, into: values)
+        let token = db.observe(
+            db.query(Note.self).where { $0.author == 7 }.order { $0.id.ascending },
+            onChange: { values.append($0) })
         #expect(values.waitForBodies { $0 == [] })
         var unrelated = Note(id: nil, author: 1, body: "unrelated")
         try db.insert(&unrelated)  // no fetch: does not match
@@ -82,7 +83,7 @@ struct ObservationPrecisionTests {
         let query = db.query(Note.self).where { $0.author < 4 && $0.body != "x" }.order { $0.body.ascending }
             .limit(3)
         let values = ObservedValues<[Note]>()
-        let token = Self.collect(db.observe(query), into: values)
+        let token = db.observe(query, onChange: { values.append($0) })
         for step in 0..<300 {
             let ids = try db.fetchAll(Int64.self, sql: "SELECT id FROM notes")
             let body = ["a", "b", "c", "x", "y"].randomElement(using: &generator) ?? "a"
@@ -103,6 +104,22 @@ struct ObservationPrecisionTests {
         token.cancel()
     }
 
+    /// The `AsyncSequence` form filters rows the same way.
+    @Test(.timeLimit(.minutes(2))) func theAsyncSequenceOfAQuerySkipsUnrelatedRowsToo() async throws {
+        let db = try Database(.inMemory)
+        var watched = Note(id: nil, author: 1, body: "watched")
+        try await db.insert(&watched)
+        let fetches = Self.countFetches(of: "notes", in: db)
+        let watchedID = try #require(watched.id)
+        var values = db.observe(db.query(Note.self).where { $0.id == watchedID }).makeAsyncIterator()
+        #expect(try await values.next()?.map(\.body) == ["watched"])
+        for index in 0..<100 { try await db.insert(Note(id: nil, author: index, body: "other")) }
+        watched.body = "changed"
+        try await db.update(watched)
+        #expect(try await values.next()?.map(\.body) == ["changed"])
+        #expect(fetches.count == 2)
+    }
+
     // MARK: - Fixtures
 
     /// Counts the statements that fetch whole rows of `table` (`SELECT * FROM "table"...`), on
@@ -113,17 +130,6 @@ struct ObservationPrecisionTests {
             if sql.hasPrefix("SELECT * FROM \"\(table)\"") { fetches.increment() }
         }
         return fetches
-    }
-
-    /// Iterates an observation on a task of its own, recording each value.
-    static func collect<Value: Sendable>(
-        _ observation: DatabaseObservation<Value>, into values: ObservedValues<Value>
-    )
-        -> Task<Void, any Error>
-    {
-        Task(executorPreference: DispatchTaskExecutor.shared) {
-            for try await value in observation { values.append(value) }
-        }
     }
 }
 
