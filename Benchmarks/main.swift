@@ -25,6 +25,7 @@ func main() -> Int32 {
 
     let selected = Catalog.select(options.filter)
     let concurrency = ConcurrentReads.isSelected(by: options.filter)
+    let observation = ObservationDelay.isSelected(by: options.filter)
     if options.listOnly {
         for (group, workload) in selected {
             let size = options.size(for: workload)
@@ -35,10 +36,14 @@ func main() -> Int32 {
                 "\(ConcurrentReads.slug)  (\(ConcurrentReads.group), N = \(ConcurrentReads.size(options)), "
                     + "K = \(ConcurrentReads.readerCounts)): \(ConcurrentReads.description)")
         }
+        if observation {
+            print("\(ObservationDelay.slug)  (\(ObservationDelay.group)): \(ObservationDelay.description)")
+        }
         return 0
     }
-    guard !selected.isEmpty || concurrency else {
-        let known = (Catalog.select(nil).map(\.workload.slug) + [ConcurrentReads.slug])
+    guard !selected.isEmpty || concurrency || observation else {
+        let known =
+            (Catalog.select(nil).map(\.workload.slug) + [ConcurrentReads.slug, ObservationDelay.slug])
             .joined(separator: ", ")
         Console.writeError("error: no workload matches '\(options.filter ?? "")'; workloads: \(known)\n")
         return 2
@@ -66,6 +71,8 @@ func main() -> Int32 {
         }
         let concurrencyResult =
             concurrency ? try ConcurrentReads.run(options: options, scratch: scratch) : nil
+        let observationResult =
+            observation ? try ObservationDelay.run(options: options, scratch: scratch) : nil
         Console.endProgress()
         if !results.isEmpty {
             print(Report.table(results))
@@ -75,6 +82,10 @@ func main() -> Int32 {
         if let concurrencyResult {
             if !results.isEmpty { print() }
             print(concurrencyResult.report())
+        }
+        if let observationResult {
+            if !results.isEmpty || concurrencyResult != nil { print() }
+            print(observationResult.report())
         }
         if let path = options.jsonPath {
             let extra = concurrencyResult?.jsonEntries(description: ConcurrentReads.description) ?? []

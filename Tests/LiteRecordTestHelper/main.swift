@@ -9,6 +9,9 @@
 //       open and starts writing when a line arrives on stdin, so two writers start together.
 //       With --meet-halfway it stops after half its rows until another writer has written a
 //       row, so that on a loaded machine one writer cannot finish before the other starts.
+//   external-writer <db path> <count>
+//       Inserts <count> rows into items(value), one commit each, then prints `done <count>`;
+//       the observation tests watch another process's commits with it.
 //   access-probe <db path>
 //       Opens the file (as `nobody` when run as root) and prints whether opening, reading and
 //       writing work; see AccessProbe.
@@ -20,6 +23,7 @@ import Foundation
 let usage = """
     usage: LiteRecordTestHelper kill-writer <db path>
            LiteRecordTestHelper concurrent-writer <db path> <writer id> <count> [--wait-for-go] [--meet-halfway]
+           LiteRecordTestHelper external-writer <db path> <count>
            LiteRecordTestHelper access-probe <db path>
     """
 
@@ -58,6 +62,17 @@ case ("concurrent-writer", 4...6):
         try writer.run()
     } catch {
         printError("concurrent-writer \(arguments[2]): \(error)")
+        exit(1)
+    }
+case ("external-writer", 3):
+    guard let count = Int(arguments[2]), count >= 0 else {
+        printError(usage)
+        exit(2)
+    }
+    do {
+        try ExternalWriter(path: arguments[1], count: count).run()
+    } catch {
+        printError("external-writer: \(error)")
         exit(1)
     }
 case ("access-probe", 2):

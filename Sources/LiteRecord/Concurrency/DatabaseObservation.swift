@@ -19,6 +19,7 @@ public struct DatabaseObservation<Value: Sendable>: AsyncSequence, Sendable {
     let database: Database
     let prepare: @Sendable () throws -> Void
     let fetch: @Sendable (Connection) throws -> Value
+    var rowFilter: RowFilter? = nil
 
     /// Produces the observed values.
     public struct AsyncIterator: AsyncIteratorProtocol {
@@ -39,7 +40,7 @@ public struct DatabaseObservation<Value: Sendable>: AsyncSequence, Sendable {
         let (stream, continuation) = AsyncThrowingStream.makeStream(
             of: Value.self, throwing: (any Error).self, bufferingPolicy: .bufferingNewest(1))
         let observer = ValueObserver(
-            database: database, prepare: prepare, fetch: fetch,
+            database: database, prepare: prepare, fetch: fetch, rowFilter: rowFilter,
             onValue: { continuation.yield($0) },
             onError: { continuation.finish(throwing: $0) })
         continuation.onTermination = { _ in observer.cancel() }
@@ -97,7 +98,7 @@ extension Database {
     public func observe<M: Model>(_ query: Query<M>) -> DatabaseObservation<[M]> {
         DatabaseObservation(
             database: self, prepare: { try self.prepareTable(for: M.self) },
-            fetch: { connection in try query.on(connection).fetchAll() })
+            fetch: { connection in try query.on(connection).fetchAll() }, rowFilter: query.rowFilter)
     }
 
     /// Observes the value `fetch` returns, calling `onChange` with it now and after each
@@ -115,6 +116,28 @@ extension Database {
     ) -> DatabaseCancellable {
         let observer = ValueObserver(
             database: self, prepare: {}, fetch: fetch, onValue: onChange, onError: onError)
+        observer.start()
+        return DatabaseCancellable { observer.cancel() }
+    }
+
+    /// Observes the results of a query, calling `onChange` with them now and after each
+    /// committed change that can alter them.
+    ///
+    /// - Parameters:
+    ///   - query: The query; it runs on this database, whatever it was built on.
+    ///   - onChange: Receives each fresh array of models, on a background thread, one call at
+    ///     a time.
+    ///   - onError: Receives the error of a fetch that failed, which ends the observation.
+    /// - Returns: Keep it: the observation stops when it is cancelled or released.
+    public func observe<M: Model>(
+        _ query: Query<M>,
+        onChange: @escaping @Sendable ([M]) -> Void,
+        onError: @escaping @Sendable (any Error) -> Void = { _ in }
+    ) -> DatabaseCancellable {
+        let observation = observe(query)
+        let observer = ValueObserver(
+            database: self, prepare: observation.prepare, fetch: observation.fetch,
+            rowFilter: observation.rowFilter, onValue: onChange, onError: onError)
         observer.start()
         return DatabaseCancellable { observer.cancel() }
     }

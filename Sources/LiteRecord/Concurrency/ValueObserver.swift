@@ -1,15 +1,18 @@
 import Dispatch
 
 /// Keeps a fetched value fresh: fetches it once, then again after each committed transaction
-/// that changed a table the last fetch read.
+/// that changed a table the last fetch read, and after each commit of another connection to
+/// the file (see ``ExternalCommitWatcher``), which may have changed anything.
 ///
 /// At most one fetch runs at a time. Commits that arrive during a fetch are remembered and, when
 /// they touch the region the fetch read, trigger one more fetch: a burst of commits costs one
-/// or two fetches, not one each, and no commit is missed.
+/// or two fetches, not one each, and no commit is missed. An observation of a query with a
+/// ``RowFilter`` also skips the fetch when the rows a commit changed cannot alter its results.
 final class ValueObserver<Value: Sendable>: Sendable {
     private let database: Database
     private let prepare: @Sendable () throws -> Void
     private let fetch: @Sendable (Connection) throws -> Value
+    private let rowFilter: RowFilter?
     private let onValue: @Sendable (Value) -> Void
     private let onError: @Sendable (any Error) -> Void
     private let state = Locked(State())
@@ -18,21 +21,66 @@ final class ValueObserver<Value: Sendable>: Sendable {
         var subscription: Int?
         /// The tables the last fetch read; `nil` before the first fetch.
         var region: Set<String>?
-        var isFetching = false
-        var tablesChangedDuringFetch: Set<String> = []
+        /// The rowids of the rows the last fetch returned, when there is a row filter.
+        var resultRowIDs: Set<Int64>?
+        /// Whether a fetch or a probe runs (or is about to).
+        var isBusy = false
+        var changedWhileBusy = PendingChanges()
         var isCancelled = false
+    }
+
+    /// What commits changed since the last fetch or probe began.
+    private struct PendingChanges {
+        var tables: Set<String> = []
+        /// Another connection committed: anything may have changed.
+        var isExternal = false
+        /// The rowids changed in the row filter's table, while they are few enough to probe.
+        var filteredRowIDs: Set<Int64> = []
+        /// The filter's table changed in ways the rowids above do not tell.
+        var filteredRowsUnknown = false
+        /// A row of the filter's table was updated (perhaps its rowid: see ``RowFilter``).
+        var filteredRowsUpdated = false
+
+        mutating func add(_ changes: CommittedChanges, filter: RowFilter?) {
+            tables.formUnion(changes.tables)
+            isExternal = isExternal || changes.isExternal
+            guard let filter, changes.tables.contains(filter.table) else { return }
+            var sawRow = false
+            if !changes.rowsAreComplete { filteredRowsUnknown = true }
+            for change in changes.rows where change.tableName == filter.table {
+                sawRow = true
+                if change.databaseName != "main" || filteredRowIDs.count >= RowFilter.maximumProbedRows {
+                    filteredRowsUnknown = true
+                } else {
+                    filteredRowIDs.insert(change.rowID)
+                }
+                if change.operation == .update { filteredRowsUpdated = true }
+            }
+            if !sawRow { filteredRowsUnknown = true }
+        }
+    }
+
+    /// What to do about the changes pending.
+    private enum Step {
+        case nothing
+        case fetch
+        /// Ask whether one of these rows matches the query now, and (after an update) whether
+        /// every row of the results is still there; fetch unless both answers allow skipping.
+        case probe([Int64], resultRowIDs: Set<Int64>?)
     }
 
     init(
         database: Database,
         prepare: @escaping @Sendable () throws -> Void,
         fetch: @escaping @Sendable (Connection) throws -> Value,
+        rowFilter: RowFilter? = nil,
         onValue: @escaping @Sendable (Value) -> Void,
         onError: @escaping @Sendable (any Error) -> Void
     ) {
         self.database = database
         self.prepare = prepare
         self.fetch = fetch
+        self.rowFilter = rowFilter
         self.onValue = onValue
         self.onError = onError
     }
@@ -40,12 +88,14 @@ final class ValueObserver<Value: Sendable>: Sendable {
     /// Subscribes to commits, then fetches the first value; all off the caller's thread.
     func start() {
         database.readQueue.async { [self] in
-            let subscription = database.changeCenter.subscribe(wantsRows: false) { [weak self] changes in
-                self?.databaseDidCommit(changes.tables)
+            let subscription = database.changeCenter.subscribe(
+                wantsRows: rowFilter != nil, wantsExternalCommits: true
+            ) { [weak self] changes in
+                self?.databaseDidCommit(changes)
             }
             let proceeds = state.withLock { state in
                 state.subscription = subscription
-                state.isFetching = !state.isCancelled
+                state.isBusy = !state.isCancelled
                 return !state.isCancelled
             }
             guard proceeds else { return database.changeCenter.unsubscribe(subscription) }
@@ -54,7 +104,7 @@ final class ValueObserver<Value: Sendable>: Sendable {
             } catch {
                 return fail(error)
             }
-            fetchUntilFresh()
+            work(.fetch)
         }
     }
 
@@ -67,47 +117,82 @@ final class ValueObserver<Value: Sendable>: Sendable {
         if let subscription { database.changeCenter.unsubscribe(subscription) }
     }
 
-    private func databaseDidCommit(_ tables: Set<String>) {
-        let startsFetch = state.withLock { state in
-            guard !state.isCancelled else { return false }
-            if state.isFetching {
-                state.tablesChangedDuringFetch.formUnion(tables)
-                return false
-            }
-            guard let region = state.region, !region.isDisjoint(with: tables) else { return false }
-            state.isFetching = true
-            return true
+    private func databaseDidCommit(_ changes: CommittedChanges) {
+        let step: Step = state.withLock { state in
+            guard !state.isCancelled else { return .nothing }
+            state.changedWhileBusy.add(changes, filter: rowFilter)
+            guard !state.isBusy else { return .nothing }
+            let step = nextStep(&state)
+            if case .nothing = step { return .nothing }
+            state.isBusy = true
+            return step
         }
-        if startsFetch {
-            database.readQueue.async { [self] in fetchUntilFresh() }
+        if case .nothing = step { return }
+        database.readQueue.async { [self] in work(step) }
+    }
+
+    /// Under the lock: what the pending changes call for, given the last fetch; clears them.
+    private func nextStep(_ state: inout State) -> Step {
+        let pending = state.changedWhileBusy
+        state.changedWhileBusy = PendingChanges()
+        guard let region = state.region else { return .nothing }
+        if pending.isExternal { return .fetch }
+        let touched = pending.tables.intersection(region)
+        guard !touched.isEmpty else { return .nothing }
+        guard let rowFilter, touched == [rowFilter.table], !pending.filteredRowsUnknown,
+            let resultRowIDs = state.resultRowIDs
+        else { return .fetch }
+        if !pending.filteredRowIDs.isDisjoint(with: resultRowIDs) { return .fetch }
+        return .probe(
+            pending.filteredRowIDs.sorted(), resultRowIDs: pending.filteredRowsUpdated ? resultRowIDs : nil)
+    }
+
+    /// Runs `step`, then whatever the changes that came meanwhile call for, until none is left.
+    private func work(_ first: Step) {
+        var step = first
+        while true {
+            if case .probe(let rowIDs, let resultRowIDs) = step, let rowFilter {
+                let mayMatter =
+                    (try? database.read { connection in
+                        if try rowFilter.anyMatches(connection, rowIDs) { return true }
+                        guard let resultRowIDs else { return false }
+                        return try !rowFilter.allExist(connection, resultRowIDs)
+                    }) ?? true
+                step = mayMatter ? .fetch : .nothing
+            }
+            if case .fetch = step {
+                guard fetchAndDeliver() else { return }
+            }
+            step = state.withLock { state in
+                let next = state.isCancelled ? .nothing : nextStep(&state)
+                if case .nothing = next { state.isBusy = false }
+                return next
+            }
+            if case .nothing = step { return }
         }
     }
 
-    private func fetchUntilFresh() {
-        while true {
-            let fetched: (Value, Set<String>)
-            do {
-                fetched = try database.readRecordingTables(fetch)
-            } catch {
-                return fail(error)
+    /// - Returns: Whether the observation goes on.
+    private func fetchAndDeliver() -> Bool {
+        let fetched: (value: Value, rowIDs: Set<Int64>?, region: Set<String>)
+        do {
+            let ((value, rowIDs), region) = try database.readRecordingTables { connection in
+                // The same snapshot as the value; without the rowids, changes cost a fetch.
+                (try fetch(connection), try? rowFilter?.resultRowIDs(connection))
             }
-            let (value, region) = fetched
-            let delivers = state.withLock { state in
-                state.region = region
-                return !state.isCancelled
-            }
-            guard delivers else { return }
-            onValue(value)
-            let fetchesAgain = state.withLock { state in
-                defer { state.tablesChangedDuringFetch = [] }
-                if !state.isCancelled && !state.tablesChangedDuringFetch.isDisjoint(with: region) {
-                    return true
-                }
-                state.isFetching = false
-                return false
-            }
-            guard fetchesAgain else { return }
+            fetched = (value, rowIDs, region)
+        } catch {
+            fail(error)
+            return false
         }
+        let delivers = state.withLock { state in
+            state.region = fetched.region
+            state.resultRowIDs = fetched.rowIDs
+            return !state.isCancelled
+        }
+        guard delivers else { return false }
+        onValue(fetched.value)
+        return true
     }
 
     private func fail(_ error: any Error) {

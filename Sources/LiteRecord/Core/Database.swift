@@ -68,7 +68,13 @@ public final class Database: DatabaseContext, Sendable {
         } else {
             self.readers = nil
         }
-        self.changeCenter = ChangeCenter(writer: writer)
+        let files =
+            location.isFileBacked
+            ? DatabaseFiles(
+                databasePath: sqlite3_db_filename(writerConnection.handle, "main").map { String(cString: $0) }
+                    ?? "")
+            : nil
+        self.changeCenter = ChangeCenter(writer: writer, files: files)
     }
 
     /// Opens (and creates, by default) the database file at `path`.
