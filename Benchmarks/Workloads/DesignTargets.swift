@@ -15,6 +15,7 @@ enum DesignTargets {
         (IndexedQuery.workload, 1.5),
         (NorthwindLoads.orders, 1.5),
         (NorthwindLoads.orderDetails, 1.5),
+        (EagerLoading.workload, 1.5),
     ]
 
     static let group = WorkloadGroup(
