@@ -78,26 +78,51 @@ struct EagerLoad: Sendable {
     }
 }
 
+/// The values of a row's key columns: one value (no array to allocate per row), or several.
+enum RelationKey: Hashable {
+    case single(DatabaseValue)
+    case composite([DatabaseValue])
+
+    /// Whether a value is NULL: such a key relates to nothing.
+    var hasNull: Bool {
+        switch self {
+        case .single(let value): value == .null
+        case .composite(let values): values.contains(.null)
+        }
+    }
+
+    /// The values, in key order.
+    var values: [DatabaseValue] {
+        switch self {
+        case .single(let value): [value]
+        case .composite(let values): values
+        }
+    }
+}
+
 extension Connection {
     /// Decodes the models an SQL query returns, each with the values of some of its columns.
     func fetchModelsWithKeys<M: Model>(
         _ type: M.Type, table: TableSchema, sql: SQL, keyColumns: [String]
-    ) throws -> [(model: M, key: [DatabaseValue])] {
+    ) throws -> [(model: M, key: RelationKey)] {
         try withStatement(sql) { statement in
             let positions = try keyColumns.map { column in
                 guard let position = statement.columnIndex(named: column) else {
-                    throw SchemaError(
-                        "the rows of \(table.tableName) have no column \(column) to relate them by")
+                    throw SchemaError("the rows of \(table.tableName) have no column \(column) to relate them by")
                 }
                 return position
             }
             let session = RowDecodingSession(
                 source: statement, decoder: table.rowDecoder(dateStorage: configuration.dateStorage),
                 type: M.self)
-            var results: [(model: M, key: [DatabaseValue])] = []
+            var results: [(model: M, key: RelationKey)] = []
             while try statement.step() {
                 let model = try session.decodeRow(M.self)
-                results.append((model, try positions.map { try statement.value(at: $0) }))
+                let key: RelationKey =
+                    positions.count == 1
+                    ? .single(try statement.value(at: positions[0]))
+                    : .composite(try positions.map { try statement.value(at: $0) })
+                results.append((model, key))
             }
             return results
         }

@@ -33,14 +33,6 @@ public struct QueryIncludingAll<Root: Model, Target: Model>: Sendable {
         Self(root: root.order(ordering), children: children, load: load)
     }
 
-    /// Sorts the roots by a column, ascending (replacing earlier sort keys).
-    ///
-    /// - Parameter column: `{ $0.name }`.
-    /// - Returns: The sorted query.
-    public func order<Value>(_ column: (Columns<Root>) -> Column<Value>) -> Self {
-        Self(root: root.order(column), children: children, load: load)
-    }
-
     /// Returns at most `count` roots, after skipping `offset`; each still has all its related rows.
     ///
     /// - Parameters:
@@ -76,20 +68,20 @@ public struct QueryIncludingAll<Root: Model, Target: Model>: Sendable {
 
     /// The related rows of each root, fetched in one statement.
     private func attach(
-        to roots: [(model: Root, key: [DatabaseValue])], load: EagerLoad, on connection: Connection
+        to roots: [(model: Root, key: RelationKey)], load: EagerLoad, on connection: Connection
     ) throws -> [(Root, [Target])] {
         // Each distinct key once, in root order; a NULL key relates to nothing.
-        var seen = Set<[DatabaseValue]>()
-        let keys = roots.map(\.key).filter { !$0.contains(.null) && seen.insert($0).inserted }
+        var seen = Set<RelationKey>()
+        let keys = roots.map(\.key).filter { !$0.hasNull && seen.insert($0).inserted }
         guard !keys.isEmpty else { return roots.map { ($0.model, []) } }
         let (sql, keyColumns) = load.targetSQL(
-            keys: try KeyList.json(keys), conditions: children.conditions, orderClause: children.orderClause()
+            keys: try KeyList.json(keys.map(\.values)), conditions: children.conditions, orderClause: children.orderClause()
         )
         let table = try TableSchemaCache.schema(for: Target.self)
         let targets = try connection.readingRelatedTables(load.tables) {
             try connection.fetchModelsWithKeys(Target.self, table: table, sql: sql, keyColumns: keyColumns)
         }
-        var byKey: [[DatabaseValue]: [Target]] = [:]
+        var byKey: [RelationKey: [Target]] = [:]
         for (model, key) in targets { byKey[key, default: []].append(model) }
         return roots.map { ($0.model, byKey[$0.key] ?? []) }
     }
@@ -137,14 +129,6 @@ public struct QueryIncludingOne<Root: Model, Target: Model>: Sendable {
     /// - Returns: The sorted query.
     public func order(_ ordering: (Columns<Root>) -> Ordering) -> Self {
         Self(all: all.order(ordering))
-    }
-
-    /// Sorts the roots by a column, ascending (replacing earlier sort keys).
-    ///
-    /// - Parameter column: `{ $0.title }`.
-    /// - Returns: The sorted query.
-    public func order<Value>(_ column: (Columns<Root>) -> Column<Value>) -> Self {
-        Self(all: all.order(column))
     }
 
     /// Returns at most `count` roots, after skipping `offset`.
