@@ -17,6 +17,7 @@ enum DesignTargets {
         (NorthwindLoads.orders, 1.3),
         (NorthwindLoads.orderDetails, 1.3),
         (FullText.workload, 1.3),
+        (EagerLoading.workload, 1.5),
     ]
 
     static let group = WorkloadGroup(

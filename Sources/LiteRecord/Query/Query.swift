@@ -45,6 +45,13 @@ public struct Query<M: Model>: Sendable {
         self.dateStorage = dateStorage
     }
 
+    /// A query of every row of this model's table, run where `other` runs (the rows an
+    /// `including` attaches to another query's results).
+    init<Other: Model>(sameTargetAs other: Query<Other>) {
+        self.target = other.target
+        self.dateStorage = other.dateStorage
+    }
+
     /// Where the query runs.
     ///
     /// - Throws: ``DatabaseError`` (`.misuse`) for a query built on a transaction's connection

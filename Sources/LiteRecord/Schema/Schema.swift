@@ -24,6 +24,8 @@
 /// - ``dateStorage(_:for:)``
 /// - ``columnNaming(_:)``
 /// - ``column(_:named:)``
+/// - ``foreignKey(_:references:key:onDelete:)``
+/// - ``foreignKey(_:references:keys:onDelete:)``
 public struct Schema<M>: Sendable {
     /// The table name; `nil` for the type's name with a lowercased first letter.
     let table: String?
@@ -41,6 +43,8 @@ public struct Schema<M>: Sendable {
     private(set) var invalidDefaults: [String] = []
     /// The full-text index declared with `fullTextSearch(on:tokenizer:)` (Search/), if any.
     var fullTextSearchDeclaration: FullTextSearchDeclaration?
+    /// Foreign keys to other models' tables (see `Schema+ForeignKey.swift`).
+    var foreignKeys: [ForeignKeyDeclaration] = []
 
     /// Annotates a model with a single-column primary key.
     ///

@@ -26,6 +26,7 @@ enum TableDefinition {
         for unique in schema.uniques {
             lines.append("UNIQUE (\(quotedList(unique)))")
         }
+        lines += try schema.foreignKeyClauses()
         return "CREATE TABLE IF NOT EXISTS \(SQL.quoteIdentifier(schema.tableName)) (\n    "
             + lines.joined(separator: ",\n    ") + "\n)"
     }

@@ -36,6 +36,7 @@ enum TableMigration {
             try connection.execute(SQL(TableDefinition.createTable(schema)))
             try createIndexes(schema, on: connection)
             try createDatePartialIndexes(schema, on: connection)
+            try createForeignKeyIndexes(schema, on: connection)
             try FullTextMigration.apply(schema, stored: stored, on: connection)
             return
         }
@@ -95,6 +96,22 @@ enum TableMigration {
             guard !existing.contains(where: { $0.matches(shape) }) else { continue }
             try createIndex(shape, schema: schema, on: connection)
             existing.append(shape)
+        }
+    }
+
+    /// An index on the columns of each foreign key of a new table (see
+    /// `TableSchema.foreignKeysNeedingIndex`), then the tables the keys reference, when they
+    /// are missing: SQLite refuses a write to a table whose parent table does not exist. An
+    /// existing table gets neither: it is left as it is.
+    private static func createForeignKeyIndexes(_ schema: TableSchema, on connection: Connection) throws {
+        for key in schema.foreignKeysNeedingIndex {
+            try createIndex(IndexShape(columns: key.columns, isUnique: false), schema: schema, on: connection)
+        }
+        // After CREATE TABLE, so that two models referencing each other end the recursion.
+        for key in schema.foreignKeys {
+            let parent = try key.declaration.parentTable()
+            guard parent !== schema, try !connection.tableExists(parent.tableName) else { continue }
+            try key.declaration.prepareParent(connection)
         }
     }
 

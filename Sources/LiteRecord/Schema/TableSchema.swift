@@ -38,6 +38,8 @@ final class TableSchema: Sendable {
     let rowIDKey: RowIDKey?
     let uniques: [[String]]
     let indexes: [[String]]
+    /// Foreign keys to other models' tables (see `Relations/ForeignKey.swift`).
+    let foreignKeys: [ForeignKey]
     /// Coding key → column, when some column is not named like its key.
     let keyToColumn: [String: String]?
     /// Root property name → column.
@@ -143,6 +145,9 @@ final class TableSchema: Sendable {
         let indexes = try schema.indexes.map { group in
             try group.map { columnName(forKey: try reference($0, role: "indexes").key) }
         }
+        let foreignKeys = try TableSchema.resolveForeignKeys(
+            schema.foreignKeys, typeName: typeName, columns: columns
+        ) { columnName(forKey: try reference($0, role: "foreign keys").key) }
 
         let rowIDKey: RowIDKey?
         if primaryKey.count == 1, let keyColumn = columns.first(where: { $0.name == primaryKey[0] }),
@@ -177,6 +182,7 @@ final class TableSchema: Sendable {
         self.primaryKey = primaryKey
         self.uniques = uniques
         self.indexes = indexes
+        self.foreignKeys = foreignKeys
         let statements = ModelStatements(
             table: tableName, columns: columns.map(\.name), primaryKey: primaryKey,
             uuidColumns: Set(

@@ -1,0 +1,152 @@
+/// The plan of an eager load: which rows of the target's table belong to which root, and the
+/// SQL that fetches them all in one statement.
+struct EagerLoad: Sendable {
+    /// How the target rows are reached from the roots.
+    enum Path: Sendable {
+        /// A foreign key between the root and the target.
+        case direct(Relation)
+        /// A junction table with a foreign key to each (many-to-many): `first` relates the root
+        /// to the junction, `second` the junction to the target.
+        case through(first: Relation, second: Relation)
+    }
+
+    let path: Path
+    /// Makes sure every table the load reads exists, on a connection that can write.
+    let prepareTables: @Sendable (Connection) throws -> Void
+
+    /// The columns of a root row whose values select its target rows.
+    var rootColumns: [String] {
+        switch path {
+        case .direct(let relation): relation.rootColumns
+        case .through(let first, _): first.rootColumns
+        }
+    }
+
+    /// The tables read, for the missing-table check of a reader.
+    var tables: [TableSchema] {
+        switch path {
+        case .direct(let relation): [relation.target]
+        case .through(let first, let second): [first.target, second.target]
+        }
+    }
+
+    /// Names the columns that carry the root's key in a result row of the target query.
+    static let keyColumnPrefix = "literecord_key_"
+
+    /// `SELECT` of every target row related to the roots whose keys are bound as one JSON
+    /// array, narrowed and ordered by `children`; the result also holds, in `keyColumns`, the
+    /// root key each row belongs to.
+    func targetSQL(keys: String, conditions: [Condition], orderClause: SQL) -> (
+        sql: SQL, keyColumns: [String]
+    ) {
+        func quoted(_ name: String) -> SQL { SQL(SQL.quoteIdentifier(name)) }
+        var sql: SQL
+        let keyColumns: [String]
+        switch path {
+        case .direct(let relation):
+            keyColumns = relation.targetColumns
+            sql = "SELECT * FROM \(quoted(relation.target.tableName)) WHERE "
+            sql.append(KeyList.membership(relation.targetColumns.map(quoted), keys: keys))
+            for condition in conditions { sql.append(" AND \(condition.sql)") }
+        case .through(let first, let second):
+            // The target's columns and the junction's root key, in a subquery, so that the
+            // children's conditions and orderings name the target's columns unambiguously.
+            keyColumns = first.targetColumns.indices.map { "\(EagerLoad.keyColumnPrefix)\($0)" }
+            let junction = quoted("literecord_junction")
+            let target = quoted("literecord_target")
+            var selection: SQL = ""
+            for (index, column) in first.targetColumns.enumerated() {
+                selection.append("\(junction).\(quoted(column)) AS \(quoted(keyColumns[index])), ")
+            }
+            var join: SQL = ""
+            for (index, column) in second.rootColumns.enumerated() {
+                if index > 0 { join.append(" AND ") }
+                join.append(
+                    "\(junction).\(quoted(column)) = \(target).\(quoted(second.targetColumns[index]))")
+            }
+            let membership = KeyList.membership(
+                first.targetColumns.map { "\(junction).\(quoted($0))" }, keys: keys)
+            sql =
+                "SELECT * FROM (SELECT \(selection)\(target).* FROM \(quoted(second.target.tableName)) AS "
+                + "\(target) JOIN \(quoted(first.target.tableName)) AS \(junction) ON \(join) WHERE \(membership))"
+            for (index, condition) in conditions.enumerated() {
+                sql.append(index == 0 ? " WHERE \(condition.sql)" : " AND \(condition.sql)")
+            }
+        }
+        sql.append(orderClause)
+        return (sql, keyColumns)
+    }
+}
+
+/// The values of a row's key columns: one value (no array to allocate per row), or several.
+enum RelationKey: Hashable {
+    case single(DatabaseValue)
+    case composite([DatabaseValue])
+
+    /// Whether a value is NULL: such a key relates to nothing.
+    var hasNull: Bool {
+        switch self {
+        case .single(let value): value == .null
+        case .composite(let values): values.contains(.null)
+        }
+    }
+
+    /// The values, in key order.
+    var values: [DatabaseValue] {
+        switch self {
+        case .single(let value): [value]
+        case .composite(let values): values
+        }
+    }
+}
+
+extension Connection {
+    /// Decodes the models an SQL query returns, each with the values of some of its columns.
+    func fetchModelsWithKeys<M: Model>(
+        _ type: M.Type, table: TableSchema, sql: SQL, keyColumns: [String]
+    ) throws -> [(model: M, key: RelationKey)] {
+        try withStatement(sql) { statement in
+            let positions = try keyColumns.map { column in
+                guard let position = statement.columnIndex(named: column) else {
+                    throw SchemaError("the rows of \(table.tableName) have no column \(column) to relate them by")
+                }
+                return position
+            }
+            let session = RowDecodingSession(
+                source: statement, decoder: table.rowDecoder(dateStorage: configuration.dateStorage),
+                type: M.self)
+            var results: [(model: M, key: RelationKey)] = []
+            while try statement.step() {
+                let model = try session.decodeRow(M.self)
+                let key: RelationKey =
+                    positions.count == 1
+                    ? .single(try statement.value(at: positions[0]))
+                    : .composite(try positions.map { try statement.value(at: $0) })
+                results.append((model, key))
+            }
+            return results
+        }
+    }
+
+    /// Runs `body` in one read transaction, so that the statements of an eager load see one
+    /// snapshot, or right there inside the transaction already open.
+    func inOneSnapshot<T>(_ body: () throws -> T) throws -> T {
+        if isInsideTransaction { return try body() }
+        return try performTransaction(.deferred) { _ in try body() }
+    }
+
+    /// Runs a read of related tables; when one of them does not exist yet on a connection that
+    /// does not create tables, returns `[]` as a read of a missing model table does.
+    func readingRelatedTables<T>(_ tables: [TableSchema], _ body: () throws -> [T]) throws -> [T] {
+        do {
+            return try body()
+        } catch let error as DatabaseError
+            where error.resultCode.primary == .error && error.message.hasPrefix("no such table: ")
+        {
+            let missing = try tables.filter { try !tableExists($0.tableName) }
+            guard !missing.isEmpty else { throw error }
+            for table in missing { authorizer?.recordRead(of: table.tableName) }
+            return []
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+
+/// The keys of the rows an eager load fetched first, bound as one JSON array, and the SQL
+/// that matches columns against it: `"authorID" IN (SELECT value FROM json_each(?))`.
+///
+/// One parameter for any number of keys, so the statement text (and the prepared statement)
+/// stays the same whatever the number of roots, and no value is ever part of the SQL text.
+/// SQLite reads the list once and looks each key up in the foreign key's index.
+enum KeyList {
+    /// `column IN (...)`, or `(c1, c2) IN (SELECT value ->> 0, value ->> 1 ...)` for a
+    /// composite key, against the JSON array bound to the one parameter.
+    static func membership(_ columns: [SQL], keys: String) -> SQL {
+        if columns.count == 1 {
+            return "\(columns[0]) IN (SELECT value FROM json_each(\(keys)))"
+        }
+        let list = columns.dropFirst().reduce(columns[0]) { "\($0), \($1)" }
+        var members = SQL("value ->> 0")
+        for index in 1..<columns.count { members.append(SQL(", value ->> \(index)" as String)) }
+        return "(\(list)) IN (SELECT \(members) FROM json_each(\(keys)))"
+    }
+
+    /// The JSON array of the keys: `[1,2,3]`, or `[[1,"a"],[2,"b"]]` for a composite key.
+    ///
+    /// - Throws: ``SchemaError`` for a key JSON cannot carry exactly: a BLOB, or a number
+    ///   that is not finite.
+    static func json(_ keys: [[DatabaseValue]]) throws -> String {
+        var text = "["
+        for (index, key) in keys.enumerated() {
+            if index > 0 { text += "," }
+            if key.count == 1 {
+                try append(key[0], to: &text)
+            } else {
+                text += "["
+                for (position, value) in key.enumerated() {
+                    if position > 0 { text += "," }
+                    try append(value, to: &text)
+                }
+                text += "]"
+            }
+        }
+        return text + "]"
+    }
+
+    private static func append(_ value: DatabaseValue, to text: inout String) throws {
+        switch value {
+        case .null: text += "null"
+        case .integer(let integer): text += String(integer)
+        case .real(let real):
+            guard real.isFinite else {
+                throw SchemaError("a key value \(real) cannot be matched: it is not finite")
+            }
+            text += "\(real)"
+        case .text(let string): appendQuoted(string, to: &text)
+        case .blob:
+            throw SchemaError(
+                "a key stored as a BLOB cannot be matched by including (keys are passed as JSON); "
+                    + "fetch the related rows with a query of your own")
+        }
+    }
+
+    private static func appendQuoted(_ string: String, to text: inout String) {
+        text += "\""
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\"": text += "\\\""
+            case "\\": text += "\\\\"
+            case "\n": text += "\\n"
+            case "\r": text += "\\r"
+            case "\t": text += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    text.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        text += "\""
+    }
+}

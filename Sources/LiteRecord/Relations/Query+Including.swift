@@ -1,0 +1,124 @@
+extension Query {
+    /// Fetches each model with all the rows of another model related to it by a foreign key:
+    /// an author with their books.
+    ///
+    /// The relation is the foreign key declared on either model (`Book`'s schema declares
+    /// `.foreignKey(\.authorID, references: Author.self)`); when several could serve, name one
+    /// with ``including(all:via:_:)``.
+    ///
+    /// ```swift
+    /// let shelves = try db.query(Author.self).including(all: Book.self) { $0.order { $0.year } }.fetchAll()
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - target: The related model.
+    ///   - children: Narrows (`where`) and sorts (`order`) the related rows; every row by default.
+    /// - Returns: A query of `[(M, [Target])]`; nothing runs until it is fetched.
+    public func including<Target: Model>(
+        all target: Target.Type, _ children: (Query<Target>) -> Query<Target> = { $0 }
+    ) -> QueryIncludingAll<M, Target> {
+        includingAll(children, via: nil, usage: "including(all: \(Target.self).self)")
+    }
+
+    /// Fetches each model with all the rows of another model whose foreign key `key` references it:
+    /// a manager with the employees reporting to them.
+    ///
+    /// - Parameters:
+    ///   - target: The related model.
+    ///   - key: The target's foreign key property: `\.reportsTo`.
+    ///   - children: Narrows (`where`) and sorts (`order`) the related rows.
+    /// - Returns: A query of `[(M, [Target])]`.
+    public func including<Target: Model>(
+        all target: Target.Type, via key: PartialKeyPath<Target>,
+        _ children: (Query<Target>) -> Query<Target> = { $0 }
+    ) -> QueryIncludingAll<M, Target> {
+        includingAll(
+            children, via: PropertyReference(key), usage: "including(all: \(Target.self).self, via:)")
+    }
+
+    /// Fetches each model with all the rows of another model related through a junction model
+    /// that has a foreign key to each (many-to-many): a playlist with its tracks.
+    ///
+    /// - Parameters:
+    ///   - target: The related model.
+    ///   - junction: The model whose rows pair the two: `PlaylistTrack.self`.
+    ///   - children: Narrows (`where`) and sorts (`order`) the related rows.
+    /// - Returns: A query of `[(M, [Target])]`; a target paired twice with a root comes twice.
+    public func including<Target: Model, Junction: Model>(
+        all target: Target.Type, through junction: Junction.Type,
+        _ children: (Query<Target>) -> Query<Target> = { $0 }
+    ) -> QueryIncludingAll<M, Target> {
+        let usage = "including(all: \(Target.self).self, through: \(Junction.self).self)"
+        let load = Result {
+            let first = try Relation.resolve(
+                M.self, Junction.self, preferring: .rootIsParent, via: nil, usage: usage)
+            let second = try Relation.resolve(
+                Junction.self, Target.self, preferring: .rootIsChild, via: nil, usage: usage)
+            return EagerLoad(path: .through(first: first, second: second)) { connection in
+                _ = try connection.table(for: Junction.self)
+                _ = try connection.table(for: Target.self)
+            }
+        }
+        return QueryIncludingAll(
+            root: self, children: children(Query<Target>(sameTargetAs: self)), load: load)
+    }
+
+    /// Fetches each model with the one row of another model it references (or that references
+    /// it), or `nil`: a book with its author.
+    ///
+    /// - Parameters:
+    ///   - target: The related model.
+    ///   - children: Narrows (`where`) the related row: one that does not match is `nil`.
+    /// - Returns: A query of `[(M, Target?)]`.
+    public func including<Target: Model>(
+        one target: Target.Type, _ children: (Query<Target>) -> Query<Target> = { $0 }
+    ) -> QueryIncludingOne<M, Target> {
+        QueryIncludingOne(all: includingOne(children, via: nil, usage: "including(one: \(Target.self).self)"))
+    }
+
+    /// Fetches each model with the row of another model its foreign key `key` references, or
+    /// `nil`: an employee with their manager.
+    ///
+    /// - Parameters:
+    ///   - target: The related model.
+    ///   - key: This model's foreign key property: `\.reportsTo`.
+    ///   - children: Narrows (`where`) the related row.
+    /// - Returns: A query of `[(M, Target?)]`.
+    public func including<Target: Model>(
+        one target: Target.Type, via key: PartialKeyPath<M>,
+        _ children: (Query<Target>) -> Query<Target> = { $0 }
+    ) -> QueryIncludingOne<M, Target> {
+        QueryIncludingOne(
+            all: includingOne(
+                children, via: PropertyReference(key), usage: "including(one: \(Target.self).self, via:)"))
+    }
+
+    private func includingAll<Target: Model>(
+        _ children: (Query<Target>) -> Query<Target>, via: PropertyReference?, usage: String
+    ) -> QueryIncludingAll<M, Target> {
+        QueryIncludingAll(
+            root: self, children: children(Query<Target>(sameTargetAs: self)),
+            load: directLoad(Target.self, preferring: .rootIsParent, via: via, usage: usage))
+    }
+
+    private func includingOne<Target: Model>(
+        _ children: (Query<Target>) -> Query<Target>, via: PropertyReference?, usage: String
+    ) -> QueryIncludingAll<M, Target> {
+        QueryIncludingAll(
+            root: self, children: children(Query<Target>(sameTargetAs: self)),
+            load: directLoad(Target.self, preferring: .rootIsChild, via: via, usage: usage))
+    }
+
+    private func directLoad<Target: Model>(
+        _ target: Target.Type, preferring preference: Relation.Preference, via: PropertyReference?,
+        usage: String
+    ) -> Result<EagerLoad, any Error> {
+        Result {
+            let relation = try Relation.resolve(
+                M.self, Target.self, preferring: preference, via: via, usage: usage)
+            return EagerLoad(path: .direct(relation)) { connection in
+                _ = try connection.table(for: Target.self)
+            }
+        }
+    }
+}

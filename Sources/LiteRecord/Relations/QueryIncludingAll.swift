@@ -1,0 +1,152 @@
+/// A query of models, each fetched with all its related rows of another model:
+/// `[(Author, [Book])]`. Made by ``Query/including(all:_:)``.
+///
+/// It runs a constant number of statements, whatever the number of roots: the roots' query,
+/// then one query of every related row, which reads the roots' keys from one bound JSON array
+/// through the foreign key's index. Roots come in the root query's order (its `where`, `order`
+/// and `limit` apply to the roots only); each root's related rows come in the order the
+/// children closure gives, else in the order of the roots and then of the related table.
+///
+/// ## Topics
+/// - ``fetchAll()``
+/// - ``where(_:)``
+/// - ``order(_:)``
+/// - ``limit(_:offset:)``
+public struct QueryIncludingAll<Root: Model, Target: Model>: Sendable {
+    let root: Query<Root>
+    let children: Query<Target>
+    let load: Result<EagerLoad, any Error>
+
+    /// Keeps the roots for which the condition holds.
+    ///
+    /// - Parameter condition: `{ $0.name == "Tolkien" }`.
+    /// - Returns: The narrowed query.
+    public func `where`(_ condition: (Columns<Root>) -> Condition) -> Self {
+        Self(root: root.where(condition), children: children, load: load)
+    }
+
+    /// Sorts the roots (replacing earlier sort keys).
+    ///
+    /// - Parameter ordering: `{ $0.name.ascending }`.
+    /// - Returns: The sorted query.
+    public func order(_ ordering: (Columns<Root>) -> Ordering) -> Self {
+        Self(root: root.order(ordering), children: children, load: load)
+    }
+
+    /// Returns at most `count` roots, after skipping `offset`; each still has all its related rows.
+    ///
+    /// - Parameters:
+    ///   - count: The maximum number of roots.
+    ///   - offset: How many roots to skip first.
+    /// - Returns: The limited query.
+    public func limit(_ count: Int, offset: Int? = nil) -> Self {
+        Self(root: root.limit(count, offset: offset), children: children, load: load)
+    }
+
+    /// Every matching root, each with its related rows.
+    ///
+    /// - Returns: The roots in the root query's order, each with its related rows (`[]` for none).
+    /// - Throws: ``SchemaError`` when no foreign key relates the models, or several do and
+    ///   `via:` does not say which; ``DatabaseError``, ``RowDecodingError``.
+    /// - Complexity: Two `SELECT` statements (in one read transaction), whatever the number of roots.
+    public func fetchAll() throws -> [(Root, [Target])] {
+        if let error = root.buildError ?? children.buildError { throw error }
+        try checkChildrenQuery()
+        let load = try load.get()
+        return try root.context.withReader(preparing: Root.self) { connection in
+            if !connection.isReadOnly && !connection.isQueryOnly { try load.prepareTables(connection) }
+            return try connection.inOneSnapshot {
+                let roots = try connection.readingModelTable(Root.self) { table in
+                    try connection.fetchModelsWithKeys(
+                        Root.self, table: table, sql: root.selectSQL("*", table: table),
+                        keyColumns: load.rootColumns)
+                }
+                return try attach(to: roots, load: load, on: connection)
+            }
+        }
+    }
+
+    /// The related rows of each root, fetched in one statement.
+    private func attach(
+        to roots: [(model: Root, key: RelationKey)], load: EagerLoad, on connection: Connection
+    ) throws -> [(Root, [Target])] {
+        // Each distinct key once, in root order; a NULL key relates to nothing.
+        var seen = Set<RelationKey>()
+        let keys = roots.map(\.key).filter { !$0.hasNull && seen.insert($0).inserted }
+        guard !keys.isEmpty else { return roots.map { ($0.model, []) } }
+        let (sql, keyColumns) = load.targetSQL(
+            keys: try KeyList.json(keys.map(\.values)), conditions: children.conditions, orderClause: children.orderClause()
+        )
+        let table = try TableSchemaCache.schema(for: Target.self)
+        let targets = try connection.readingRelatedTables(load.tables) {
+            try connection.fetchModelsWithKeys(Target.self, table: table, sql: sql, keyColumns: keyColumns)
+        }
+        var byKey: [RelationKey: [Target]] = [:]
+        for (model, key) in targets { byKey[key, default: []].append(model) }
+        return roots.map { ($0.model, byKey[$0.key] ?? []) }
+    }
+
+    /// The children closure narrows and sorts; a limit, offset, `distinct` or grouping would
+    /// apply to all roots' rows together, which is not what it reads as.
+    private func checkChildrenQuery() throws {
+        guard
+            children.limitCount != nil || children.offsetCount != nil || children.isDistinct
+                || !children.groupKeys.isEmpty
+        else { return }
+        throw SchemaError(
+            "the rows included with \(Root.self) can be narrowed with where and sorted with order; a limit, "
+                + "offset, distinct or grouping of \(Target.self) is not supported there (it would apply to "
+                + "all roots together): filter the results in Swift, or query \(Target.self) on its own")
+    }
+}
+
+/// A query of models, each fetched with the one related row of another model, or `nil`:
+/// `[(Book, Author?)]`. Made by ``Query/including(one:_:)``.
+///
+/// It runs two statements whatever the number of roots, as ``QueryIncludingAll`` does. A
+/// root whose key is NULL, or matches no row (a table whose foreign key is not enforced),
+/// comes with `nil`.
+///
+/// ## Topics
+/// - ``fetchAll()``
+/// - ``where(_:)``
+/// - ``order(_:)``
+/// - ``limit(_:offset:)``
+public struct QueryIncludingOne<Root: Model, Target: Model>: Sendable {
+    let all: QueryIncludingAll<Root, Target>
+
+    /// Keeps the roots for which the condition holds.
+    ///
+    /// - Parameter condition: `{ $0.year < 1950 }`.
+    /// - Returns: The narrowed query.
+    public func `where`(_ condition: (Columns<Root>) -> Condition) -> Self {
+        Self(all: all.where(condition))
+    }
+
+    /// Sorts the roots (replacing earlier sort keys).
+    ///
+    /// - Parameter ordering: `{ $0.title.ascending }`.
+    /// - Returns: The sorted query.
+    public func order(_ ordering: (Columns<Root>) -> Ordering) -> Self {
+        Self(all: all.order(ordering))
+    }
+
+    /// Returns at most `count` roots, after skipping `offset`.
+    ///
+    /// - Parameters:
+    ///   - count: The maximum number of roots.
+    ///   - offset: How many roots to skip first.
+    /// - Returns: The limited query.
+    public func limit(_ count: Int, offset: Int? = nil) -> Self {
+        Self(all: all.limit(count, offset: offset))
+    }
+
+    /// Every matching root with its related row.
+    ///
+    /// - Returns: The roots in the root query's order, each with its related row or `nil`.
+    /// - Throws: As ``QueryIncludingAll/fetchAll()``.
+    /// - Complexity: Two `SELECT` statements, whatever the number of roots.
+    public func fetchAll() throws -> [(Root, Target?)] {
+        try all.fetchAll().map { ($0.0, $0.1.first) }
+    }
+}

@@ -1,0 +1,234 @@
+import Foundation
+import LiteRecord
+import Testing
+
+/// Relations over a Chinook-shaped database another tool wrote, each compared with the same
+/// relation computed in Swift from every row fetched on its own.
+@Suite struct ChinookRelationsTests {
+    private struct Everything {
+        let artists: [ChinookArtist]
+        let albums: [ChinookAlbum]
+        let tracks: [ChinookTrack]
+        let playlists: [ChinookPlaylist]
+        let pairs: [ChinookPlaylistTrack]
+        let notes: [ChinookPlaylistNote]
+        let employees: [ChinookEmployee]
+
+        init(_ db: Database) throws {
+            artists = try db.query(ChinookArtist.self).order { $0.artistId }.fetchAll()
+            albums = try db.query(ChinookAlbum.self).order { $0.albumId }.fetchAll()
+            tracks = try db.query(ChinookTrack.self).order { $0.trackId }.fetchAll()
+            playlists = try db.query(ChinookPlaylist.self).order { $0.playlistId }.fetchAll()
+            pairs = try db.query(ChinookPlaylistTrack.self).fetchAll()
+            notes = try db.query(ChinookPlaylistNote.self).order { $0.noteId }.fetchAll()
+            employees = try db.query(ChinookEmployee.self).order { $0.employeeId }.fetchAll()
+        }
+    }
+
+    private func withChinook(_ body: (Database, Everything) throws -> Void) throws {
+        try withTemporaryDirectory { directory in
+            let db = try ChinookFixture.make(in: directory)
+            let before = try db.fetchAll(String?.self, sql: "SELECT sql FROM sqlite_master ORDER BY name")
+            try body(db, try Everything(db))
+            // Using the models changed nothing in the tables another tool wrote.
+            #expect(
+                try db.fetchAll(String?.self, sql: "SELECT sql FROM sqlite_master ORDER BY name") == before)
+        }
+    }
+
+    @Test func toManyArtistsWithAlbums() throws {
+        try withChinook { db, all in
+            let loaded = try db.query(ChinookArtist.self).order { $0.artistId }
+                .including(all: ChinookAlbum.self) { $0.order { $0.albumId } }.fetchAll()
+            #expect(loaded.map(\.0) == all.artists)
+            #expect(
+                loaded.map(\.1)
+                    == all.artists.map { artist in all.albums.filter { $0.artistId == artist.artistId } })
+            #expect(loaded.contains { $0.1.isEmpty })  // artists without albums
+            #expect(loaded.contains { $0.0.name == nil })
+        }
+    }
+
+    @Test func toOneWithAnOptionalKeyAndNullKeys() throws {
+        try withChinook { db, all in
+            let loaded = try db.query(ChinookTrack.self).order { $0.trackId }.including(
+                one: ChinookAlbum.self
+            ).fetchAll()
+            #expect(loaded.map(\.0) == all.tracks)
+            #expect(
+                loaded.map(\.1)
+                    == all.tracks.map { track in all.albums.first { $0.albumId == track.albumId } })
+            #expect(loaded.filter { $0.1 == nil }.count == 5)
+        }
+    }
+
+    @Test func manyToManyPlaylistsWithTracks() throws {
+        try withChinook { db, all in
+            let loaded = try db.query(ChinookPlaylist.self).order { $0.playlistId }
+                .including(all: ChinookTrack.self, through: ChinookPlaylistTrack.self) {
+                    $0.order { $0.trackId }
+                }
+                .fetchAll()
+            #expect(loaded.map(\.0) == all.playlists)
+            let expected = all.playlists.map { playlist in
+                all.tracks.filter { track in
+                    all.pairs.contains { $0.playlistId == playlist.playlistId && $0.trackId == track.trackId }
+                }
+            }
+            #expect(loaded.map(\.1) == expected)
+            #expect(loaded.last?.1 == [])
+            // Narrowed on the target's columns, which share names with the junction's.
+            let long = try db.query(ChinookPlaylist.self).order { $0.playlistId }
+                .including(all: ChinookTrack.self, through: ChinookPlaylistTrack.self) {
+                    $0.where { $0.milliseconds > 300_000 && $0.trackId > 3 }.order { $0.name.descending }
+                }
+                .fetchAll()
+            #expect(
+                long.map(\.1)
+                    == expected.map { tracks in
+                        tracks.filter { $0.milliseconds > 300_000 && $0.trackId > 3 }.sorted {
+                            $0.name > $1.name
+                        }
+                    })
+            // And the reverse direction.
+            let onPlaylists = try db.query(ChinookTrack.self).order { $0.trackId }
+                .including(all: ChinookPlaylist.self, through: ChinookPlaylistTrack.self) {
+                    $0.order { $0.playlistId }
+                }
+                .fetchAll()
+            #expect(
+                onPlaylists.map { $0.1.map(\.playlistId) }
+                    == all.tracks.map { track in
+                        all.pairs.filter { $0.trackId == track.trackId }.map(\.playlistId).sorted()
+                    })
+        }
+    }
+
+    @Test func selfReferenceManagersAndReports() throws {
+        try withChinook { db, all in
+            let reports = try db.query(ChinookEmployee.self).order { $0.employeeId }
+                .including(all: ChinookEmployee.self, via: \.reportsTo) { $0.order { $0.employeeId } }
+                .fetchAll()
+            #expect(
+                reports.map(\.1)
+                    == all.employees.map { manager in
+                        all.employees.filter { $0.reportsTo == manager.employeeId }
+                    })
+            // Without via: the preferred direction of including(all:) is the reports.
+            let implicit = try db.query(ChinookEmployee.self).order { $0.employeeId }
+                .including(all: ChinookEmployee.self) { $0.order { $0.employeeId } }.fetchAll()
+            #expect(implicit.map(\.1) == reports.map(\.1))
+            let managers = try db.query(ChinookEmployee.self).order { $0.employeeId }
+                .including(one: ChinookEmployee.self, via: \.reportsTo).fetchAll()
+            #expect(
+                managers.map(\.1)
+                    == all.employees.map { employee in
+                        all.employees.first { $0.employeeId == employee.reportsTo }
+                    })
+            #expect(managers[0].1 == nil)
+        }
+    }
+
+    @Test func compositeKeys() throws {
+        try withChinook { db, all in
+            let loaded = try db.query(ChinookPlaylistTrack.self).order { [$0.playlistId, $0.trackId] }
+                .including(all: ChinookPlaylistNote.self) { $0.order { $0.noteId } }.fetchAll()
+            #expect(
+                loaded.map(\.0)
+                    == all.pairs.sorted { ($0.playlistId, $0.trackId) < ($1.playlistId, $1.trackId) })
+            #expect(
+                loaded.map(\.1)
+                    == loaded.map(\.0).map { pair in
+                        all.notes.filter { $0.playlistId == pair.playlistId && $0.trackId == pair.trackId }
+                    })
+            #expect(loaded.contains { !$0.1.isEmpty })
+            let back = try db.query(ChinookPlaylistNote.self).including(one: ChinookPlaylistTrack.self)
+                .fetchAll()
+            #expect(back.allSatisfy { $0.1?.playlistId == $0.0.playlistId && $0.1?.trackId == $0.0.trackId })
+            let noted = try db.query(ChinookPlaylistTrack.self).where(any: ChinookPlaylistNote.self) {
+                $0.text != ""
+            }
+            .count()
+            #expect(noted == Set(all.notes.map { [$0.playlistId, $0.trackId] }).count)
+        }
+    }
+
+    @Test func emptyResults() throws {
+        try withChinook { db, _ in
+            let none = try db.query(ChinookArtist.self).where { $0.artistId > 1_000 }
+                .including(all: ChinookAlbum.self).fetchAll()
+            #expect(none.isEmpty)
+            let lonely = try db.query(ChinookArtist.self).where { $0.artistId > 25 }.including(
+                all: ChinookAlbum.self
+            ).fetchAll()
+            #expect(lonely.map(\.0.artistId) == [26, 27, 28, 29, 30])
+            #expect(lonely.allSatisfy { $0.1.isEmpty })
+            let empty = try db.query(ChinookPlaylist.self).where { $0.playlistId == 8 }
+                .including(all: ChinookTrack.self, through: ChinookPlaylistTrack.self).fetchAll()
+            #expect(empty.count == 1 && empty[0].1.isEmpty)
+        }
+    }
+
+    @Test func filtersAcrossRelationsMatchSwift() throws {
+        try withChinook { db, all in
+            var random = SeededGenerator(seed: 1_616)
+            for _ in 0..<20 {
+                let bound = Int.random(in: 60_000...600_000, using: &random)
+                let artistLimit = Int64.random(in: 1...30, using: &random)
+                // To-many: albums with a track longer than the bound.
+                let albums = try db.query(ChinookAlbum.self).where(any: ChinookTrack.self) {
+                    $0.milliseconds > bound
+                }
+                .order { $0.albumId }.fetchAll()
+                #expect(
+                    albums
+                        == all.albums.filter { album in
+                            all.tracks.contains { $0.albumId == album.albumId && $0.milliseconds > bound }
+                        })
+                // To-one: tracks whose album's artist is below a bound, composed with another where.
+                let tracks = try db.query(ChinookTrack.self)
+                    .where(ChinookAlbum.self) { $0.artistId < artistLimit }
+                    .where { $0.unitPrice > 1 }
+                    .order { $0.trackId }.fetchAll()
+                #expect(
+                    tracks
+                        == all.tracks.filter { track in
+                            track.unitPrice > 1
+                                && all.albums.contains {
+                                    $0.albumId == track.albumId && $0.artistId < artistLimit
+                                }
+                        })
+                // Negated, counted, tested for existence.
+                let withoutLong = try db.query(ChinookArtist.self).where(any: ChinookAlbum.self) {
+                    $0.albumId > 0
+                }
+                .where { !($0.artistId < artistLimit) }
+                let expected = all.artists.filter { artist in
+                    !(artist.artistId < artistLimit) && all.albums.contains { $0.artistId == artist.artistId }
+                }
+                #expect(try withoutLong.count() == expected.count)
+                #expect(try withoutLong.exists() == !expected.isEmpty)
+            }
+            // Self-reference: employees whose manager lives in Calgary, managers of someone in Calgary.
+            let managedFromCalgary = try db.query(ChinookEmployee.self)
+                .where(ChinookEmployee.self, via: \.reportsTo) { $0.city == "Calgary" }.order {
+                    $0.employeeId
+                }.fetchAll()
+            #expect(
+                managedFromCalgary
+                    == all.employees.filter { employee in
+                        all.employees.contains { $0.employeeId == employee.reportsTo && $0.city == "Calgary" }
+                    })
+            let managingCalgary = try db.query(ChinookEmployee.self)
+                .where(any: ChinookEmployee.self, via: \.reportsTo) { $0.city == "Calgary" }.order {
+                    $0.employeeId
+                }
+                .fetchAll()
+            #expect(
+                managingCalgary
+                    == all.employees.filter { manager in
+                        all.employees.contains { $0.reportsTo == manager.employeeId && $0.city == "Calgary" }
+                    })
+        }
+    }
+}
