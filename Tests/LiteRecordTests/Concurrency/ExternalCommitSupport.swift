@@ -19,15 +19,18 @@ final class ObservedValues<Value: Sendable>: @unchecked Sendable {
 
     /// Waits until the latest value satisfies `predicate`.
     ///
+    /// Polls with `Task.sleep` rather than blocking: a test blocked on a lock holds one of the
+    /// few threads of Swift's cooperative pool (two on a 2-core machine), which other tests'
+    /// tasks, cancellations included, need to make progress.
+    ///
     /// - Returns: Whether it did within `seconds` (generous: the machine may be loaded).
-    func waitForLatest(seconds: Double = 60, _ predicate: (Value) -> Bool) -> Bool {
+    func waitForLatest(seconds: Double = 60, _ predicate: (Value) -> Bool) async -> Bool {
         let deadline = Date(timeIntervalSinceNow: seconds)
-        condition.lock()
-        defer { condition.unlock() }
-        while !(values.last.map(predicate) ?? false) {
-            guard condition.wait(until: deadline) else { return values.last.map(predicate) ?? false }
+        while true {
+            if condition.withLock({ values.last.map(predicate) ?? false }) { return true }
+            guard Date() < deadline else { return false }
+            try? await Task.sleep(for: .milliseconds(5))
         }
-        return true
     }
 }
 

@@ -10,37 +10,37 @@ struct ExternalCommitTests {
     static let journalModes: [Configuration.JournalMode] = [.wal, .delete]
 
     @Test(arguments: journalModes)
-    func anotherDatabaseOnTheSameFileIsSeen(journalMode: Configuration.JournalMode) throws {
-        try withTemporaryDirectory { dir in
+    func anotherDatabaseOnTheSameFileIsSeen(journalMode: Configuration.JournalMode) async throws {
+        try await withTemporaryDirectory { dir in
             let path = dir.file("two.sqlite")
             let observer = try Self.openItems(path, journalMode: journalMode)
             let writer = try Self.openItems(path, journalMode: journalMode)
             let values = ObservedValues<[Int]>()
             let token = observer.observe(Self.fetchValues, onChange: { values.append($0) })
-            #expect(values.waitForLatest { $0 == [] })
-            try writer.execute(sql: "INSERT INTO items(value) VALUES (1)")
-            #expect(values.waitForLatest { $0 == [1] })
-            try writer.write { tx in
+            #expect(await values.waitForLatest { $0 == [] })
+            try await writer.execute(sql: "INSERT INTO items(value) VALUES (1)")
+            #expect(await values.waitForLatest { $0 == [1] })
+            try await writer.write { tx in
                 try tx.execute(sql: "INSERT INTO items(value) VALUES (2)")
                 try tx.execute(sql: "UPDATE items SET value = 10 WHERE value = 1")
             }
-            #expect(values.waitForLatest { $0 == [10, 2] })
-            try writer.execute(sql: "DELETE FROM items")
-            #expect(values.waitForLatest { $0 == [] })
+            #expect(await values.waitForLatest { $0 == [10, 2] })
+            try await writer.execute(sql: "DELETE FROM items")
+            #expect(await values.waitForLatest { $0 == [] })
             token.cancel()
         }
     }
 
-    @Test func aChildProcessWritingIsSeen() throws {
-        try withTemporaryDirectory { dir in
+    @Test func aChildProcessWritingIsSeen() async throws {
+        try await withTemporaryDirectory { dir in
             let path = dir.file("child.sqlite")
             let db = try Self.openItems(path)
             let counts = ObservedValues<Int>()
             let token = db.observe(Self.fetchCount, onChange: { counts.append($0) })
-            #expect(counts.waitForLatest { $0 == 0 })
+            #expect(await counts.waitForLatest { $0 == 0 })
             let child = try HelperProcess(["external-writer", path, "20"])
             #expect(child.waitForExit(seconds: 120) == .exited(0), "\(child.errorText)")
-            #expect(counts.waitForLatest { $0 == 20 })
+            #expect(await counts.waitForLatest { $0 == 20 })
             token.cancel()
         }
     }
@@ -48,26 +48,26 @@ struct ExternalCommitTests {
     @Test(
         .enabled(if: SQLiteShell.path != nil, "the sqlite3 shell is not installed: nothing to run it with"),
         arguments: journalModes)
-    func theSQLiteShellWritingIsSeen(journalMode: Configuration.JournalMode) throws {
-        try withTemporaryDirectory { dir in
+    func theSQLiteShellWritingIsSeen(journalMode: Configuration.JournalMode) async throws {
+        try await withTemporaryDirectory { dir in
             let path = dir.file("shell.sqlite")
             let db = try Self.openItems(path, journalMode: journalMode)
             let values = ObservedValues<[Int]>()
             let token = db.observe(Self.fetchValues, onChange: { values.append($0) })
-            #expect(values.waitForLatest { $0 == [] })
+            #expect(await values.waitForLatest { $0 == [] })
             #expect(try SQLiteShell.run("INSERT INTO items(value) VALUES (7);", on: path) == 0)
-            #expect(values.waitForLatest { $0 == [7] })
+            #expect(await values.waitForLatest { $0 == [7] })
             #expect(
                 try SQLiteShell.run(
                     "BEGIN; UPDATE items SET value = 8; INSERT INTO items(value) VALUES (9); COMMIT;",
                     on: path) == 0)
-            #expect(values.waitForLatest { $0 == [8, 9] })
+            #expect(await values.waitForLatest { $0 == [8, 9] })
             token.cancel()
         }
     }
 
-    @Test func aBurstOfExternalCommitsEndsWithTheLastValueAndFewFetches() throws {
-        try withTemporaryDirectory { dir in
+    @Test func aBurstOfExternalCommitsEndsWithTheLastValueAndFewFetches() async throws {
+        try await withTemporaryDirectory { dir in
             let path = dir.file("burst.sqlite")
             let db = try Self.openItems(path)
             let gate = FetchGate()
@@ -79,14 +79,14 @@ struct ExternalCommitTests {
                     gate.pass()
                     return try Self.fetchCount(connection)
                 }, onChange: { counts.append($0) })
-            #expect(counts.waitForLatest { $0 == 0 })
+            #expect(await counts.waitForLatest { $0 == 0 })
             // The first commit starts a fetch, held at the gate while 49 more commit.
             gate.close()
             let child = try HelperProcess(["external-writer", path, "50"])
             #expect(gate.waitUntilReached())
             #expect(child.waitForExit(seconds: 120) == .exited(0), "\(child.errorText)")
             gate.open()
-            #expect(counts.waitForLatest { $0 == 50 })
+            #expect(await counts.waitForLatest { $0 == 50 })
             // The initial fetch, the held one, one for the commits that came while it was held,
             // and at most one for a check of the last commit still queued: never one per commit.
             #expect(fetches.count <= 4)
@@ -95,14 +95,14 @@ struct ExternalCommitTests {
     }
 
     @Test(arguments: journalModes)
-    func rolledBackExternalWorkIsNeverReported(journalMode: Configuration.JournalMode) throws {
-        try withTemporaryDirectory { dir in
+    func rolledBackExternalWorkIsNeverReported(journalMode: Configuration.JournalMode) async throws {
+        try await withTemporaryDirectory { dir in
             let path = dir.file("rollback.sqlite")
             let observer = try Self.openItems(path, journalMode: journalMode)
             let writer = try Self.openItems(path, journalMode: journalMode)
             let values = ObservedValues<[Int]>()
             let token = observer.observe(Self.fetchValues, onChange: { values.append($0) })
-            #expect(values.waitForLatest { $0 == [] })
+            #expect(await values.waitForLatest { $0 == [] })
             for _ in 0..<5 {
                 #expect(throws: CancellationError.self) {
                     try writer.write { tx in
@@ -115,15 +115,15 @@ struct ExternalCommitTests {
                     }
                 }
             }
-            try writer.execute(sql: "INSERT INTO items(value) VALUES (1)")
-            #expect(values.waitForLatest { $0 == [1] })
+            try await writer.execute(sql: "INSERT INTO items(value) VALUES (1)")
+            #expect(await values.waitForLatest { $0 == [1] })
             #expect(values.all.allSatisfy { !$0.contains(-1) })
             token.cancel()
         }
     }
 
-    @Test func ownCommitsAreFetchedOnceNotAgainForTheFileEvents() throws {
-        try withTemporaryDirectory { dir in
+    @Test func ownCommitsAreFetchedOnceNotAgainForTheFileEvents() async throws {
+        try await withTemporaryDirectory { dir in
             let db = try Self.openItems(dir.file("own.sqlite"))
             let fetches = Counter()
             let counts = ObservedValues<Int>()
@@ -132,12 +132,12 @@ struct ExternalCommitTests {
                     fetches.increment()
                     return try Self.fetchCount(connection)
                 }, onChange: { counts.append($0) })
-            #expect(counts.waitForLatest { $0 == 0 })
-            try db.execute(sql: "INSERT INTO items(value) VALUES (1)")
-            #expect(counts.waitForLatest { $0 == 1 })
+            #expect(await counts.waitForLatest { $0 == 0 })
+            try await db.execute(sql: "INSERT INTO items(value) VALUES (1)")
+            #expect(await counts.waitForLatest { $0 == 1 })
             // Give the file events of that commit time to be checked (a pause, not a measure):
             // `data_version` on our own writer does not change for our own commits.
-            Thread.sleep(forTimeInterval: 1.5)
+            try await Task.sleep(for: .seconds(1.5))
             #expect(fetches.count == 2)
             #expect(counts.all == [0, 1])
             token.cancel()
@@ -145,16 +145,16 @@ struct ExternalCommitTests {
     }
 
     #if os(Linux)
-        @Test func theLastObservationEndingStopsTheWatcher() throws {
-            try withTemporaryDirectory { dir in
+        @Test func theLastObservationEndingStopsTheWatcher() async throws {
+            try await withTemporaryDirectory { dir in
                 let db = try Self.openItems(dir.file("stop.sqlite"))
-                let descriptorsBefore = Self.openDescriptorCount()
                 #expect(WatcherProbe.inotifyDescriptors(watching: dir.path) == 0)
                 let first = ObservedValues<Int>()
                 let second = ObservedValues<Int>()
                 let firstToken = db.observe(Self.fetchCount, onChange: { first.append($0) })
                 let secondToken = db.observe(Self.fetchCount, onChange: { second.append($0) })
-                #expect(first.waitForLatest { $0 == 0 } && second.waitForLatest { $0 == 0 })
+                #expect(await first.waitForLatest { $0 == 0 })
+                #expect(await second.waitForLatest { $0 == 0 })
                 // One watcher (one thread, one descriptor) for every observation of the file.
                 #expect(WatcherProbe.inotifyDescriptors(watching: dir.path) == 1)
                 // The thread names itself as it starts, perhaps a moment after the first value.
@@ -165,28 +165,27 @@ struct ExternalCommitTests {
                 // `cancel` returns once the thread has ended and the descriptor is closed.
                 #expect(WatcherProbe.inotifyDescriptors(watching: dir.path) == 0)
                 #expect(WatcherProbe.watcherThreads(watching: dir.path) == 0)
-                #expect(Self.openDescriptorCount() <= descriptorsBefore + Self.descriptorSlack)
                 // Observing again starts a new watcher, which sees another Database's commit.
                 let again = ObservedValues<Int>()
                 let againToken = db.observe(Self.fetchCount, onChange: { again.append($0) })
-                #expect(again.waitForLatest { $0 == 0 })
-                try Self.openItems(dir.file("stop.sqlite")).execute(
+                #expect(await again.waitForLatest { $0 == 0 })
+                try await Self.openItems(dir.file("stop.sqlite")).execute(
                     sql: "INSERT INTO items(value) VALUES (1)")
-                #expect(again.waitForLatest { $0 == 1 })
+                #expect(await again.waitForLatest { $0 == 1 })
                 againToken.cancel()
                 #expect(WatcherProbe.inotifyDescriptors(watching: dir.path) == 0)
             }
         }
 
-        @Test func releasingTheDatabaseAndItsObservationStopsTheWatcher() throws {
-            try withTemporaryDirectory { dir in
+        @Test func releasingTheDatabaseAndItsObservationStopsTheWatcher() async throws {
+            try await withTemporaryDirectory { dir in
                 weak var released: Database?
                 do {
                     let db = try Self.openItems(dir.file("release.sqlite"))
                     released = db
                     let counts = ObservedValues<Int>()
                     let token = db.observe(Self.fetchCount, onChange: { counts.append($0) })
-                    #expect(counts.waitForLatest { $0 == 0 })
+                    #expect(await counts.waitForLatest { $0 == 0 })
                     #expect(WatcherProbe.inotifyDescriptors(watching: dir.path) == 1)
                     _ = token
                 }
@@ -214,13 +213,6 @@ struct ExternalCommitTests {
             }
         }
 
-        /// Descriptors other tests running in parallel may open meanwhile; the exact checks are
-        /// the per-directory ones above.
-        static let descriptorSlack = 64
-
-        static func openDescriptorCount() -> Int {
-            (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0
-        }
     #endif
 
     // MARK: - Fixtures
