@@ -53,7 +53,9 @@ enum FullTextMigration {
         let triggerNames = FullTextIndex.triggerNames(table: table)
         let replacedName = FullTextIndex.replacedTableName(table: table)
         let existing = stored.objects
-        let storedIndex = existing.first { $0.type != "trigger" && $0.name.lowercased() == indexName.lowercased() }
+        let storedIndex = existing.first {
+            $0.type != "trigger" && $0.name.lowercased() == indexName.lowercased()
+        }
         let storedReplaced = existing.first {
             $0.type != "trigger" && $0.name.lowercased() == replacedName.lowercased()
         }
@@ -64,7 +66,8 @@ enum FullTextMigration {
 
         guard let index = schema.fullTextIndex else {
             // Search was removed from the schema: drop what LiteRecord created, nothing else.
-            try drop(triggers: ownTriggers, tables: [ownIndex, ownReplaced].compactMap { $0 }, on: connection)
+            try drop(
+                triggers: ownTriggers, tables: [ownIndex, ownReplaced].compactMap { $0 }, on: connection)
             return
         }
         let triggerSQL = index.createTriggerSQL(uniqueKeys: try uniqueKeys(of: table, on: connection))
@@ -122,10 +125,12 @@ enum FullTextMigration {
     /// Whether a stored object is the replaced-rows table that LiteRecord created.
     private static func isOwnReplacedTable(_ object: StoredObject) -> Bool {
         object.type == "table"
-            && object.sql.hasPrefix("CREATE TABLE \(SQL.quoteIdentifier(object.name))(\(FullTextIndex.triggerMarker)")
+            && object.sql.hasPrefix(
+                "CREATE TABLE \(SQL.quoteIdentifier(object.name))(\(FullTextIndex.triggerMarker)")
     }
 
-    private static func drop(triggers: [StoredObject], tables: [StoredObject], on connection: Connection) throws
+    private static func drop(triggers: [StoredObject], tables: [StoredObject], on connection: Connection)
+        throws
     {
         for trigger in triggers {
             try connection.execute(SQL(verbatim: "DROP TRIGGER \(SQL.quoteIdentifier(trigger.name))"))
@@ -139,7 +144,8 @@ enum FullTextMigration {
     /// deleting rows). A partial index counts as whole (a superset of its conflicts, which the
     /// triggers check); expression columns are left out, and an index on the rowid can only
     /// conflict on the rowid, which the triggers handle anyway.
-    private static func uniqueKeys(of table: String, on connection: Connection) throws -> [[UniqueKeyColumn]] {
+    private static func uniqueKeys(of table: String, on connection: Connection) throws -> [[UniqueKeyColumn]]
+    {
         let rows = try connection.fetchAll(
             Row.self,
             sql: """

@@ -33,7 +33,8 @@ extension Database {
     /// compares the index with the content table's rows, not only with itself).
     func checkSearchIndex(_ table: String = "articles") throws {
         let index = table + "_fts"
-        try execute(sql: "INSERT INTO \(identifier: index)(\(identifier: index), rank) VALUES ('integrity-check', 1)")
+        try execute(
+            sql: "INSERT INTO \(identifier: index)(\(identifier: index), rank) VALUES ('integrity-check', 1)")
     }
 
     /// The ids `matching(text)` returns, and the ids the oracle expects, over all rows.
