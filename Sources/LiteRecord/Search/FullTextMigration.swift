@@ -2,10 +2,11 @@
 /// declares: part of the automatic migration (`TableMigration`), in its transaction.
 ///
 /// `sqlite_master` is the record: the index is up to date when its stored `CREATE VIRTUAL
-/// TABLE` and the three triggers' SQL are exactly what the schema gives, so a database that
-/// needs nothing is only read. Otherwise LiteRecord's own index and triggers (recognized by
-/// their SQL, never by name alone) are dropped and created again, and the index is rebuilt from
-/// the rows already in the table. Anything else holding one of those names is never touched:
+/// TABLE`, its replaced-rows table and the five triggers' SQL are exactly what the schema (and
+/// the table's unique indexes) give, so a database that needs nothing is only read. Otherwise
+/// LiteRecord's own objects (recognized by their SQL, never by name alone) are dropped and
+/// created again, and the index is rebuilt from the rows already in the table; an index made by
+/// an earlier release (three triggers) is upgraded so, once. Anything else holding one of those names is never touched:
 /// it is a ``SchemaError``.
 enum FullTextMigration {
     /// What `sqlite_master` holds for a model's table: the table's kind (`table`, `view`, or
