@@ -38,9 +38,10 @@ extension Schema {
     /// Keeps a full-text index of some text properties, so that `query(...).matching(text)`
     /// finds rows by the words they hold.
     ///
-    /// The index is an external-content FTS5 table named `<table>_fts`, kept in sync by three
-    /// triggers on the table (`<table>_fts_after_insert`, `_after_delete`, `_after_update`), so
-    /// every write keeps it right, raw SQL included. It is created with the table, or beside an
+    /// The index is an external-content FTS5 table named `<table>_fts`, kept in sync by
+    /// triggers on the table (`<table>_fts_after_insert`, `_after_delete`, `_after_update`,
+    /// `_before_insert`, `_before_update`, with the small table `<table>_fts_replaced` that
+    /// holds the rows a `REPLACE` deletes), so every write keeps it right, raw SQL included. It is created with the table, or beside an
     /// existing table (indexing the rows already there, once); a change of the property list or
     /// tokenizer rebuilds it, and a schema without this call drops it. Each of these happens
     /// once, in one transaction, the first time the model is used.
@@ -110,10 +111,17 @@ struct FullTextIndex: Sendable {
     /// The name of the FTS5 table of `table`.
     static func indexName(table: String) -> String { table + "_fts" }
 
-    /// The names of the triggers that keep the index of `table` in sync.
+    /// The names of the triggers that keep the index of `table` in sync, in the order of
+    /// ``createTriggerSQL(uniqueKeys:)``.
     static func triggerNames(table: String) -> [String] {
-        ["after_insert", "after_delete", "after_update"].map { "\(indexName(table: table))_\($0)" }
+        ["after_insert", "after_delete", "after_update", "before_insert", "before_update"].map {
+            "\(indexName(table: table))_\($0)"
+        }
     }
+
+    /// The name of the table where the triggers keep, during one row's write, the indexed
+    /// values of the rows that the write may replace (`INSERT OR REPLACE`).
+    static func replacedTableName(table: String) -> String { indexName(table: table) + "_replaced" }
 
     /// The shadow tables FTS5 creates beside an external-content table named `name`.
     static func shadowTableNames(index name: String) -> [String] {
@@ -123,11 +131,11 @@ struct FullTextIndex: Sendable {
     /// Marks the triggers as LiteRecord's: SQLite keeps comments in a trigger's stored SQL.
     static let triggerMarker = "/* LiteRecord full-text index */"
 
-    private var quotedName: String { SQL.quoteIdentifier(name) }
-    private var quotedColumns: [String] { columns.map(SQL.quoteIdentifier) }
+    var quotedName: String { SQL.quoteIdentifier(name) }
+    var quotedColumns: [String] { columns.map(SQL.quoteIdentifier) }
 
     /// An SQL string literal (DDL takes no parameters); the text comes from the schema.
-    private static func literal(_ text: String) -> String {
+    static func literal(_ text: String) -> String {
         "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
     }
 
@@ -137,33 +145,6 @@ struct FullTextIndex: Sendable {
         "CREATE VIRTUAL TABLE \(quotedName) USING fts5(\(quotedColumns.joined(separator: ", ")), "
             + "content=\(FullTextIndex.literal(table)), content_rowid=\(FullTextIndex.literal(rowIDColumn)), "
             + "tokenize=\(FullTextIndex.literal(tokenizer.rawValue)))"
-    }
-
-    /// The triggers, by name, in the order of ``triggerNames(table:)``.
-    ///
-    /// An update re-indexes the row only when its key or an indexed value changed, compared as
-    /// the bytes the tokenizer reads (so `1` and `1.0`, or `'a'` and `'A'` under a `NOCASE`
-    /// column, count as changed).
-    var createTriggerSQL: [String] {
-        let table = SQL.quoteIdentifier(self.table)
-        let key = SQL.quoteIdentifier(rowIDColumn)
-        let list = quotedColumns.joined(separator: ", ")
-        let newValues = quotedColumns.map { "new.\($0)" }.joined(separator: ", ")
-        let oldValues = quotedColumns.map { "old.\($0)" }.joined(separator: ", ")
-        let insert = "INSERT INTO \(quotedName)(rowid, \(list)) VALUES (new.\(key), \(newValues));"
-        let delete =
-            "INSERT INTO \(quotedName)(\(quotedName), rowid, \(list)) VALUES ('delete', old.\(key), \(oldValues));"
-        let changed =
-            (["old.\(key) IS NOT new.\(key)"]
-            + quotedColumns.map { "CAST(old.\($0) AS BLOB) IS NOT CAST(new.\($0) AS BLOB)" })
-            .joined(separator: " OR ")
-        let names = FullTextIndex.triggerNames(table: self.table).map(SQL.quoteIdentifier)
-        let marker = FullTextIndex.triggerMarker
-        return [
-            "CREATE TRIGGER \(names[0]) AFTER INSERT ON \(table) BEGIN \(marker) \(insert) END",
-            "CREATE TRIGGER \(names[1]) AFTER DELETE ON \(table) BEGIN \(marker) \(delete) END",
-            "CREATE TRIGGER \(names[2]) AFTER UPDATE ON \(table) WHEN \(changed) BEGIN \(marker) \(delete) \(insert) END",
-        ]
     }
 
     /// Indexes every row of the content table again, from scratch.

@@ -79,8 +79,9 @@ private struct Odd: Model {
                 #expect(
                     try objects(db) == [
                         "table posts_fts", "trigger posts_fts_after_delete", "trigger posts_fts_after_insert",
-                        "trigger posts_fts_after_update", "table posts_fts_config", "table posts_fts_data",
-                        "table posts_fts_docsize", "table posts_fts_idx",
+                        "trigger posts_fts_after_update", "trigger posts_fts_before_insert",
+                        "trigger posts_fts_before_update", "table posts_fts_config", "table posts_fts_data",
+                        "table posts_fts_docsize", "table posts_fts_idx", "table posts_fts_replaced",
                     ])
             }
             do {
