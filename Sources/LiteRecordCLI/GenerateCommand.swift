@@ -3,9 +3,9 @@ import LiteRecord
 
 /// `literecord generate DB [--table NAME]... [--output FILE] [--namespace NAME]`.
 enum GenerateCommand {
-    /// Whether generated schemas declare foreign keys with `Schema.foreignKey`. Off until the
-    /// relationships API is part of LiteRecord (then the output would not compile without it).
-    static let emitsForeignKeys = false
+    /// Whether generated schemas declare foreign keys with `Schema.foreignKey` (a switch kept
+    /// for tests of the writer with and without them).
+    static let emitsForeignKeys = true
 
     static let specification = CommandSpecification(
         name: "generate", summary: "Write Swift source with a LiteRecord model for each table.",

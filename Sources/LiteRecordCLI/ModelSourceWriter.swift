@@ -53,8 +53,8 @@ package struct GeneratedProperty: Sendable, Equatable {
 
 /// Writes the Swift source of generated models.
 package struct ModelSourceWriter {
-    /// Whether `Schema.foreignKey(_:references:onDelete:)` calls are written. Off until the
-    /// relationships API is merged; the text it produces is tested either way.
+    /// Whether `Schema.foreignKey(_:references:onDelete:)` calls are written (the tool writes
+    /// them; tests check the writer both ways).
     package var emitsForeignKeys = false
     /// When set, the models are nested in `enum <namespace>`, with a `models` list.
     package var namespace: String?

@@ -108,7 +108,8 @@ extension Connection {
         try withStatement(sql) { statement in
             let positions = try keyColumns.map { column in
                 guard let position = statement.columnIndex(named: column) else {
-                    throw SchemaError("the rows of \(table.tableName) have no column \(column) to relate them by")
+                    throw SchemaError(
+                        "the rows of \(table.tableName) have no column \(column) to relate them by")
                 }
                 return position
             }

@@ -75,7 +75,8 @@ public struct QueryIncludingAll<Root: Model, Target: Model>: Sendable {
         let keys = roots.map(\.key).filter { !$0.hasNull && seen.insert($0).inserted }
         guard !keys.isEmpty else { return roots.map { ($0.model, []) } }
         let (sql, keyColumns) = load.targetSQL(
-            keys: try KeyList.json(keys.map(\.values)), conditions: children.conditions, orderClause: children.orderClause()
+            keys: try KeyList.json(keys.map(\.values)), conditions: children.conditions,
+            orderClause: children.orderClause()
         )
         let table = try TableSchemaCache.schema(for: Target.self)
         let targets = try connection.readingRelatedTables(load.tables) {

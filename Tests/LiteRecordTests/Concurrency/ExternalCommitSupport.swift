@@ -123,7 +123,7 @@ enum SQLiteShell {
         guard let path else { return -1 }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = [database, sql]
+        process.arguments = ["-cmd", ".timeout 10000", database, sql]
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()

@@ -47,6 +47,8 @@ enum NorthwindModels {
             primaryKey: [\.customerID, \.customerTypeID]
         )
         .columnNaming(.pascalCase)
+        .foreignKey(\.customerTypeID, references: CustomerDemographics.self, onDelete: .noAction)
+        .foreignKey(\.customerID, references: Customers.self, onDelete: .noAction)
     }
 
     /// A row of the table "CustomerDemographics".
@@ -92,6 +94,8 @@ enum NorthwindModels {
             primaryKey: [\.employeeID, \.territoryID]
         )
         .columnNaming(.pascalCase)
+        .foreignKey(\.territoryID, references: Territories.self, onDelete: .noAction)
+        .foreignKey(\.employeeID, references: Employees.self, onDelete: .noAction)
     }
 
     /// A row of the table "Employees".
@@ -120,6 +124,7 @@ enum NorthwindModels {
             primaryKey: \.employeeID
         )
         .columnNaming(.pascalCase)
+        .foreignKey(\.reportsTo, references: Employees.self, onDelete: .noAction)
     }
 
     /// A row of the table "Order Details".
@@ -135,6 +140,8 @@ enum NorthwindModels {
             primaryKey: [\.orderID, \.productID]
         )
         .columnNaming(.pascalCase)
+        .foreignKey(\.productID, references: Products.self, onDelete: .noAction)
+        .foreignKey(\.orderID, references: Orders.self, onDelete: .noAction)
     }
 
     /// A row of the table "Orders".
@@ -159,6 +166,9 @@ enum NorthwindModels {
             primaryKey: \.orderID
         )
         .columnNaming(.pascalCase)
+        .foreignKey(\.shipVia, references: Shippers.self, onDelete: .noAction)
+        .foreignKey(\.customerID, references: Customers.self, onDelete: .noAction)
+        .foreignKey(\.employeeID, references: Employees.self, onDelete: .noAction)
     }
 
     /// A row of the table "Products".
@@ -179,6 +189,8 @@ enum NorthwindModels {
             primaryKey: \.productID
         )
         .columnNaming(.pascalCase)
+        .foreignKey(\.supplierID, references: Suppliers.self, onDelete: .noAction)
+        .foreignKey(\.categoryID, references: Categories.self, onDelete: .noAction)
     }
 
     /// A row of the table "Regions".
@@ -239,5 +251,6 @@ enum NorthwindModels {
             primaryKey: \.territoryID
         )
         .columnNaming(.pascalCase)
+        .foreignKey(\.regionID, references: Regions.self, onDelete: .noAction)
     }
 }
