@@ -107,10 +107,12 @@ enum FullText {
             String.self,
             sql: """
                 SELECT sql FROM sqlite_master
-                WHERE name IN ('documents', 'documents_fts') OR type = 'trigger' ORDER BY rowid
+                WHERE name IN ('documents', 'documents_fts', 'documents_fts_replaced') OR type = 'trigger'
+                ORDER BY rowid
                 """)
-        guard ddl.count == 5 else {
-            throw FixtureError(description: "expected a table, an index and 3 triggers, got \(ddl)")
+        guard ddl.count == 8 else {
+            throw FixtureError(
+                description: "expected a table, an index, its replaced-rows table and 5 triggers, got \(ddl)")
         }
         let c = try CDatabase(path: ":memory:")
         for statement in ddl { try c.execute(statement) }
