@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 
-/// Every ```swift block of README.md is compiled and run by a test: its lines appear, in order,
-/// in one test source file of this folder.
+/// Every ```swift block of README.md and of the DocC catalog's articles
+/// (`Sources/LiteRecord/LiteRecord.docc/**/*.md`) is compiled and run by a test: its lines appear,
+/// in order, in one test source file of this folder.
 ///
 /// Lines are compared after trimming white space at both ends, and blank lines are ignored.
 /// Other lines may come between a block's lines (the `#expect` checks of what the block did, and
@@ -19,10 +20,51 @@ struct ReadmeCodeBlockTests {
     }
 
     static let documentationFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    static let readme =
+    static let packageRoot =
         documentationFolder
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("README.md")
+    static let readme = packageRoot.appendingPathComponent("README.md")
+    static let catalog = packageRoot.appendingPathComponent("Sources/LiteRecord/LiteRecord.docc")
+
+    /// The catalog's Markdown files (articles, the landing page, symbol extensions), as paths
+    /// relative to the package root, sorted.
+    static func catalogMarkdownFiles() -> [String] {
+        guard let enumerator = FileManager.default.enumerator(atPath: catalog.path) else { return [] }
+        return enumerator.compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".md") }
+            .map { "Sources/LiteRecord/LiteRecord.docc/" + $0 }
+            .sorted()
+    }
+
+    /// The test sources of this folder, each as its trimmed, non-blank lines.
+    static func documentationTestSources() throws -> [[String]] {
+        try FileManager.default.contentsOfDirectory(atPath: documentationFolder.path)
+            .filter { $0.hasSuffix(".swift") && $0 != "ReadmeCodeBlockTests.swift" }
+            .map { name in
+                try String(contentsOf: documentationFolder.appendingPathComponent(name), encoding: .utf8)
+                    .components(separatedBy: "\n")
+                    .map { $0.trimmingCharacters(in: .whitespaces) }
+                    .filter { !$0.isEmpty }
+            }
+    }
+
+    /// The blocks of `file` (relative to the package root) that no test source holds, each
+    /// described by its file, line and first line.
+    static func uncoveredBlocks(of file: String, sources: [[String]]) throws -> (
+        total: Int, uncovered: [String]
+    ) {
+        let markdown = try String(contentsOf: packageRoot.appendingPathComponent(file), encoding: .utf8)
+        return uncoveredBlocks(in: markdown, of: file, sources: sources)
+    }
+
+    static func uncoveredBlocks(in markdown: String, of file: String, sources: [[String]]) -> (
+        total: Int, uncovered: [String]
+    ) {
+        let blocks = codeBlocks(in: markdown).filter { !$0.isExcluded }
+        let uncovered = blocks.filter { block in !sources.contains { contains($0, block.lines) } }
+            .map { "\(file) line \($0.line): the block starting `\($0.lines.first ?? "")`" }
+        return (blocks.count, uncovered)
+    }
 
     /// The ```swift blocks of a Markdown text.
     static func codeBlocks(in markdown: String) -> [CodeBlock] {
@@ -58,24 +100,28 @@ struct ReadmeCodeBlockTests {
     }
 
     @Test func everySwiftBlockOfTheReadmeIsInADocumentationTest() throws {
-        let markdown = try String(contentsOf: Self.readme, encoding: .utf8)
-        let blocks = Self.codeBlocks(in: markdown)
-        #expect(blocks.count > 10)
-        let sources = try FileManager.default.contentsOfDirectory(atPath: Self.documentationFolder.path)
-            .filter { $0.hasSuffix(".swift") && $0 != "ReadmeCodeBlockTests.swift" }
-            .map { name in
-                try String(contentsOf: Self.documentationFolder.appendingPathComponent(name), encoding: .utf8)
-                    .components(separatedBy: "\n")
-                    .map { $0.trimmingCharacters(in: .whitespaces) }
-                    .filter { !$0.isEmpty }
-            }
-        for block in blocks where !block.isExcluded {
-            let covered = sources.contains { Self.contains($0, block.lines) }
-            #expect(
-                covered,
-                "README.md line \(block.line): the block starting `\(block.lines.first ?? "")` is not in any test of Tests/LiteRecordTests/Documentation/"
-            )
+        let result = try Self.uncoveredBlocks(of: "README.md", sources: Self.documentationTestSources())
+        #expect(result.total > 10)
+        for block in result.uncovered {
+            #expect(Bool(false), "\(block) is not in any test of Tests/LiteRecordTests/Documentation/")
         }
+    }
+
+    @Test func everySwiftBlockOfTheDocumentationCatalogIsInADocumentationTest() throws {
+        let files = Self.catalogMarkdownFiles()
+        // The catalog's articles are there: a moved catalog must not make this test pass empty.
+        #expect(files.contains("Sources/LiteRecord/LiteRecord.docc/GettingStarted.md"))
+        #expect(files.count > 10)
+        let sources = try Self.documentationTestSources()
+        var total = 0
+        for file in files {
+            let result = try Self.uncoveredBlocks(of: file, sources: sources)
+            total += result.total
+            for block in result.uncovered {
+                #expect(Bool(false), "\(block) is not in any test of Tests/LiteRecordTests/Documentation/")
+            }
+        }
+        #expect(total > 20)
     }
 
     @Test func theCheckerFindsBlocksAndTellsCoveredFromChanged() {
@@ -100,5 +146,9 @@ struct ReadmeCodeBlockTests {
                 ["setup()", "let a = 1", "#expect(a == 1)", "let b = a + 1   // kept"], blocks[0].lines))
         #expect(!Self.contains(["let b = a + 1   // kept", "let a = 1"], blocks[0].lines))
         #expect(!Self.contains(["let a = 1", "let b = a + 2   // kept"], blocks[0].lines))
+        let changed = Self.uncoveredBlocks(
+            in: markdown, of: "Article.md", sources: [["let a = 1", "let b = a + 2   // kept"]])
+        #expect(changed.total == 1)
+        #expect(changed.uncovered == ["Article.md line 2: the block starting `let a = 1`"])
     }
 }
