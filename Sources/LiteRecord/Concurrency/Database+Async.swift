@@ -109,7 +109,7 @@ extension Database {
 // MARK: - Models
 
 extension Database {
-    /// Inserts a model and sets its rowid key; see ``DatabaseContext/insert(_:)-(inout M)``.
+    /// Inserts a model and sets its rowid key; see ``DatabaseContext/insert(_:)-1i17o``.
     ///
     /// - Parameter model: The model; its key is set on return.
     /// - Throws: As the synchronous form, or `CancellationError` (nothing is written then).

@@ -1,5 +1,5 @@
 /// The results of a fetch, now and after every committed change that can alter them: an
-/// `AsyncSequence` made by ``Database/observe(_:)-(@Sendable(Connection)->Value)``.
+/// `AsyncSequence` made by ``Database/observe(_:)->DatabaseObservation<Value>``.
 ///
 /// Iterating it fetches the value at once, then again after each committed transaction that
 /// changed a table the fetch reads (rolled-back work is never reported). Bursts are
@@ -73,7 +73,7 @@ public final class DatabaseCancellable: Sendable {
 extension Database {
     /// Observes the value `fetch` returns, as an `AsyncSequence` of fresh values.
     ///
-    /// `fetch` runs as a ``read(_:)-(_)``; the tables it reads are recorded each time, and a
+    /// `fetch` runs as a ``read(_:)->(Connection)->T``; the tables it reads are recorded each time, and a
     /// commit changing one of them triggers the next fetch.
     ///
     /// ```swift

@@ -19,10 +19,10 @@ extension Query {
         try await runAsync(reading: true) { try $0.fetchOne() }
     }
 
-    /// The first matching model, or `nil`; the same as ``fetchOne()``.
+    /// The first matching model, or `nil`; the same as ``fetchOne()-95mgs``.
     ///
     /// - Returns: The model.
-    /// - Throws: As ``fetchOne()``, or `CancellationError`.
+    /// - Throws: As ``fetchOne()-95mgs``, or `CancellationError`.
     public func first() async throws -> M? {
         try await fetchOne()
     }

@@ -33,19 +33,30 @@ public struct Configuration: Sendable {
 
     /// A journal mode (`PRAGMA journal_mode`).
     public enum JournalMode: String, Sendable {
+        /// A rollback journal, deleted at the end of each transaction.
         case delete = "DELETE"
+        /// A rollback journal, truncated to zero length at the end of each transaction.
         case truncate = "TRUNCATE"
+        /// A rollback journal, its header zeroed at the end of each transaction.
         case persist = "PERSIST"
+        /// A rollback journal kept in memory: a crash mid-transaction can corrupt the file.
         case memory = "MEMORY"
+        /// Write-ahead logging: readers run in parallel with the writer (the default for files).
         case wal = "WAL"
         case off = "OFF"
     }
 
     /// A durability level (`PRAGMA synchronous`).
     public enum SynchronousMode: String, Sendable {
+        /// No journal: no rollback, and a crash mid-transaction can corrupt the file.
+        /// No syncs: fastest, and a power loss can corrupt the file.
         case off = "OFF"
+        /// Syncs at critical moments; with WAL, a power loss may lose the last commits but never
+        /// corrupts (the default for files).
         case normal = "NORMAL"
+        /// Syncs at every commit: commits survive a power loss.
         case full = "FULL"
+        /// Like `full`, and also syncs the directory of a deleted rollback journal.
         case extra = "EXTRA"
     }
 

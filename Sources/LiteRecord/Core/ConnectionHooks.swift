@@ -2,8 +2,11 @@ import CSQLite
 
 /// What a changed row went through, as reported by SQLite's update hook.
 public enum Operation: Sendable, Hashable {
+    /// A row was inserted.
     case insert
+    /// A row was updated.
     case update
+    /// A row was deleted.
     case delete
 }
 

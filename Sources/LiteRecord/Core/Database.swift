@@ -8,7 +8,7 @@ import Foundation
 /// or task. A file database in WAL mode (the default) has one writer connection and a pool of
 /// reader connections: reads run in parallel with each other and with the write in progress,
 /// while writes wait their turn. In-memory, temporary and rollback-journal databases use a single
-/// connection for everything. See ``read(_:)-(_)`` and ``write(_:)-(_)``.
+/// connection for everything. See ``read(_:)->(Connection)->T`` and ``write(_:)->(Connection)->T``.
 ///
 /// ```swift
 /// let db = try Database(path: "game.sqlite")       // WAL, foreign keys, 5 s busy timeout
@@ -20,9 +20,9 @@ import Foundation
 /// ## Topics
 /// - ``init(_:configuration:)``
 /// - ``init(path:configuration:)``
-/// - ``read(_:)-(_)``
-/// - ``write(_:)-(_)``
-/// - ``observe(_:)``
+/// - ``read(_:)->(Connection)->T``
+/// - ``write(_:)->(Connection)->T``
+/// - ``observe(_:)->DatabaseObservation<[M]>``
 /// - ``interrupt()``
 /// - ``sqliteVersion``
 /// - ``DatabaseContext``
@@ -109,7 +109,7 @@ public final class Database: DatabaseContext, Sendable {
 
     /// Runs `body` with the writer connection, waiting while another thread uses it.
     ///
-    /// Unlike ``write(_:)-(_)``, no transaction is opened: each statement commits on its own.
+    /// Unlike ``write(_:)->(Connection)->T``, no transaction is opened: each statement commits on its own.
     ///
     /// - Parameter body: Work to run; it must not keep the connection after it returns.
     /// - Returns: What `body` returns.
@@ -168,7 +168,7 @@ extension Database {
     ///
     /// On a WAL file database the read takes a reader connection: it runs in parallel with
     /// other reads and with a write in progress, and does not see what that write has not
-    /// committed yet. Called from inside a ``write(_:)-(_)`` on the same thread, it runs on the
+    /// committed yet. Called from inside a ``write(_:)->(Connection)->T`` on the same thread, it runs on the
     /// writer and sees the write's own changes. Statements that write fail with
     /// ``ResultCode/readOnly``, and a read never creates a model's table (a write or
     /// ``DatabaseContext/migrate(_:)`` does).

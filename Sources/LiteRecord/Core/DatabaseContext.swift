@@ -7,8 +7,8 @@
 /// ## Topics
 /// - ``execute(sql:)``
 /// - ``execute(sql:arguments:)``
-/// - ``fetchAll(_:sql:)``
-/// - ``fetchOne(_:sql:)``
+/// - ``fetchAll(_:sql:)->[T]``
+/// - ``fetchOne(_:sql:)->T?``
 /// - ``forEachRow(sql:_:)``
 /// - ``transaction(_:_:)``
 /// - ``savepoint(_:_:)``
@@ -83,7 +83,7 @@ extension DatabaseContext {
     ///   - sql: One query with `?` or `:name` parameters.
     ///   - arguments: Their values.
     /// - Returns: The rows.
-    /// - Throws: As ``fetchAll(_:sql:)``.
+    /// - Throws: As ``fetchAll(_:sql:)->[Row]``.
     public func fetchAll(_ type: Row.Type, sql: String, arguments: StatementArguments) throws -> [Row] {
         try fetchAll(type, sql: SQL(sql, arguments: arguments))
     }
@@ -94,7 +94,7 @@ extension DatabaseContext {
     ///   - type: `Row.self`.
     ///   - sql: One query; interpolated values are bound.
     /// - Returns: The first row.
-    /// - Throws: As ``fetchAll(_:sql:)``.
+    /// - Throws: As ``fetchAll(_:sql:)->[Row]``.
     public func fetchOne(_ type: Row.Type, sql: SQL) throws -> Row? {
         try withReader { connection in
             try connection.withStatement(sql) { statement in

@@ -29,7 +29,10 @@ public struct Ordering: ExpressibleByArrayLiteral, OrderingTerm, Sendable {
 
     /// Where NULLs go.
     public enum Nulls: Sendable {
-        case first, last
+        /// NULLs come before every value.
+        case first
+        /// NULLs come after every value.
+        case last
     }
 }
 

@@ -5,7 +5,7 @@ public struct ColumnAssignment: Sendable {
 }
 
 extension Column where Value: Encodable {
-    /// Sets the column to a value in ``Query/updateAll(_:)``.
+    /// Sets the column to a value in ``Query/updateAll(_:)-706nu``.
     ///
     /// - Parameter value: The new value.
     /// - Returns: The assignment.
@@ -16,7 +16,7 @@ extension Column where Value: Encodable {
 }
 
 extension Column {
-    /// Sets the column to an expression over columns in ``Query/updateAll(_:)``:
+    /// Sets the column to an expression over columns in ``Query/updateAll(_:)-706nu``:
     /// `$0.score.set(to: $0.score + 1)`.
     ///
     /// - Parameter expression: The new value, computed per row.

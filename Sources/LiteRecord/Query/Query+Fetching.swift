@@ -36,7 +36,7 @@ extension Query {
     /// The first matching model, or `nil`.
     ///
     /// - Returns: The model.
-    /// - Throws: As ``fetchAll()``.
+    /// - Throws: As ``fetchAll()-2xr4o``.
     public func fetchOne() throws -> M? {
         try runReading { connection, table in
             try connection.fetchFirstModel(
@@ -44,10 +44,10 @@ extension Query {
         }
     }
 
-    /// The first matching model, or `nil`; the same as ``fetchOne()``.
+    /// The first matching model, or `nil`; the same as ``fetchOne()-95mgs``.
     ///
     /// - Returns: The model.
-    /// - Throws: As ``fetchAll()``.
+    /// - Throws: As ``fetchAll()-2xr4o``.
     public func first() throws -> M? {
         try fetchOne()
     }
@@ -55,7 +55,7 @@ extension Query {
     /// Decodes the matching models one at a time, without holding them all in memory.
     ///
     /// - Parameter body: Called with each model; throwing stops the iteration.
-    /// - Throws: As ``fetchAll()``, or what `body` throws.
+    /// - Throws: As ``fetchAll()-2xr4o``, or what `body` throws.
     public func forEach(_ body: (M) throws -> Void) throws {
         try forEachModel { try body($0) }
     }

@@ -77,7 +77,7 @@ public struct Projection<M: Model, T: Decodable>: Sendable {
     /// The first result row, or `nil`.
     ///
     /// - Returns: The row.
-    /// - Throws: As ``fetchAll()``.
+    /// - Throws: As ``fetchAll()-6n8cn``.
     public func fetchOne() throws -> T? {
         try Projection(query: query.firstRowOnly, selection: selection).fetchAll().first
     }
@@ -85,7 +85,7 @@ public struct Projection<M: Model, T: Decodable>: Sendable {
     /// Decodes the result rows one at a time.
     ///
     /// - Parameter body: Called with each row.
-    /// - Throws: As ``fetchAll()``, or what `body` throws.
+    /// - Throws: As ``fetchAll()-6n8cn``, or what `body` throws.
     public func forEach(_ body: (T) throws -> Void) throws {
         try query.runReading { connection, table in
             let sql = query.selectSQL(try selectionSQL(table), table: table)

@@ -19,14 +19,14 @@
 /// ## Topics
 /// - ``where(_:)``
 /// - ``where(sql:)``
-/// - ``order(_:)``
+/// - ``order(_:)-((Columns<M>)->Ordering)``
 /// - ``limit(_:offset:)``
-/// - ``fetchAll()``
-/// - ``fetchOne()``
-/// - ``count()``
-/// - ``exists()``
-/// - ``updateAll(_:)``
-/// - ``deleteAll()``
+/// - ``fetchAll()-2xr4o``
+/// - ``fetchOne()-95mgs``
+/// - ``count()-lzd9``
+/// - ``exists()-2v19w``
+/// - ``updateAll(_:)-706nu``
+/// - ``deleteAll()-47jvt``
 public struct Query<M: Model>: Sendable {
     /// The database or connection the query was built on.
     private(set) var target: QueryTarget

@@ -8,9 +8,9 @@
 /// children closure gives, else in the order of the roots and then of the related table.
 ///
 /// ## Topics
-/// - ``fetchAll()``
+/// - ``fetchAll()-7hu86``
 /// - ``where(_:)``
-/// - ``order(_:)``
+/// - ``order(_:)-((Columns<Root>)->Ordering)``
 /// - ``limit(_:offset:)``
 public struct QueryIncludingAll<Root: Model, Target: Model>: Sendable {
     let root: Query<Root>
@@ -109,9 +109,9 @@ public struct QueryIncludingAll<Root: Model, Target: Model>: Sendable {
 /// comes with `nil`.
 ///
 /// ## Topics
-/// - ``fetchAll()``
+/// - ``fetchAll()-2vvsw``
 /// - ``where(_:)``
-/// - ``order(_:)``
+/// - ``order(_:)-((Columns<Root>)->Ordering)``
 /// - ``limit(_:offset:)``
 public struct QueryIncludingOne<Root: Model, Target: Model>: Sendable {
     let all: QueryIncludingAll<Root, Target>
@@ -145,7 +145,7 @@ public struct QueryIncludingOne<Root: Model, Target: Model>: Sendable {
     /// Every matching root with its related row.
     ///
     /// - Returns: The roots in the root query's order, each with its related row or `nil`.
-    /// - Throws: As ``QueryIncludingAll/fetchAll()``.
+    /// - Throws: As ``QueryIncludingAll/fetchAll()-7hu86``.
     /// - Complexity: Two `SELECT` statements, whatever the number of roots.
     public func fetchAll() throws -> [(Root, Target?)] {
         try all.fetchAll().map { ($0.0, $0.1.first) }

@@ -26,7 +26,7 @@ extension DatabaseContext {
     /// Inserts a model whose key the caller chose (a `UUID`, a `String`, a composite key).
     ///
     /// - Parameter model: The model.
-    /// - Throws: As ``insert(_:)-(inout M)``; a duplicate key is `.constraintPrimaryKey` or `.constraintUnique`.
+    /// - Throws: As ``insert(_:)-1i17o``; a duplicate key is `.constraintPrimaryKey` or `.constraintUnique`.
     public func insert<M: Model>(_ model: M) throws {
         var copy = model
         try insert(&copy)
@@ -36,7 +36,7 @@ extension DatabaseContext {
     ///
     /// - Parameter models: The models.
     /// - Returns: The models as inserted, with their rowid keys set.
-    /// - Throws: As ``insert(_:)-(inout M)``; the transaction is rolled back.
+    /// - Throws: As ``insert(_:)-1i17o``; the transaction is rolled back.
     @discardableResult
     public func insert<M: Model, S: Sequence<M>>(contentsOf models: S) throws -> [M] {
         // Immediate: the first use of the model checks its table (a read) before writing, and in

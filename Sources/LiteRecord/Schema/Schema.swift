@@ -16,7 +16,7 @@
 /// ```
 ///
 /// ## Topics
-/// - ``init(table:primaryKey:unique:indexes:)``
+/// - ``init(table:primaryKey:unique:indexes:)-(_,PartialKeyPath<M>?,_,_)``
 /// - ``init(table:primaryKey:unique:indexes:)-(_,[PartialKeyPath<M>],_,_)``
 /// - ``uniqueTogether(_:)``
 /// - ``defaultValue(_:for:)``

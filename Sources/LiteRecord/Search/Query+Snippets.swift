@@ -45,7 +45,7 @@ extension Query {
     ///   - style: How words are marked and the text shortened.
     /// - Returns: Each model with its snippet, in the query's order.
     /// - Throws: ``SchemaError`` when the query has no `matching` or the property is not
-    ///   indexed; otherwise as ``fetchAll()``.
+    ///   indexed; otherwise as ``fetchAll()-2xr4o``.
     public func fetchAll(withSnippetsOf property: PartialKeyPath<M>, style: SnippetStyle = SnippetStyle())
         throws -> [(M, String)]
     {

@@ -43,10 +43,15 @@ public struct DatabaseColumnType: RawRepresentable, Hashable, Sendable {
     /// Wraps an SQL type name.
     public init(rawValue: String) { self.rawValue = rawValue }
 
+    /// `INTEGER`: integer affinity.
     public static let integer = DatabaseColumnType(rawValue: "INTEGER")
+    /// `REAL`: floating-point affinity.
     public static let real = DatabaseColumnType(rawValue: "REAL")
+    /// `TEXT`: text affinity.
     public static let text = DatabaseColumnType(rawValue: "TEXT")
+    /// `BLOB`: no affinity; values are stored as given.
     public static let blob = DatabaseColumnType(rawValue: "BLOB")
+    /// `NUMERIC`: numeric affinity.
     public static let numeric = DatabaseColumnType(rawValue: "NUMERIC")
     /// JSON text; SQLite gives a column declared `JSON` numeric affinity, which leaves text as is.
     public static let json = DatabaseColumnType(rawValue: "JSON")

@@ -27,8 +27,13 @@ extension Optional: DatabaseValueConvertible where Wrapped: DatabaseValueConvert
 // MARK: - Integers
 
 extension DatabaseValueConvertible where Self: FixedWidthInteger {
+    /// Integers are declared `INTEGER`.
     public static var databaseColumnType: DatabaseColumnType { .integer }
 
+    /// The integer as SQLite's 64-bit signed integer.
+    ///
+    /// - Throws: ``ValueConversionError`` when the value is outside `Int64`'s range (a `UInt64`
+    ///   above `Int64.max`).
     public func databaseValue() throws -> DatabaseValue {
         guard let stored = Int64(exactly: self) else {
             throw ValueConversionError(
@@ -37,6 +42,10 @@ extension DatabaseValueConvertible where Self: FixedWidthInteger {
         return .integer(stored)
     }
 
+    /// Reads an integer, or a REAL without a fractional part, that fits the type.
+    ///
+    /// - Throws: ``ValueConversionError`` for a value out of the type's range, a REAL with a
+    ///   fraction, or another storage class.
     public static func fromDatabaseValue(_ value: DatabaseValue) throws -> Self {
         switch value {
         case .integer(let stored):
