@@ -73,7 +73,7 @@ public final class DatabaseCancellable: Sendable {
 extension Database {
     /// Observes the value `fetch` returns, as an `AsyncSequence` of fresh values.
     ///
-    /// `fetch` runs as a ``read(_:)->(Connection)->T``; the tables it reads are recorded each time, and a
+    /// `fetch` runs as a ``read(_:)-46ql0``; the tables it reads are recorded each time, and a
     /// commit changing one of them triggers the next fetch.
     ///
     /// ```swift

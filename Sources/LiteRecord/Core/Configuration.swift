@@ -43,12 +43,12 @@ public struct Configuration: Sendable {
         case memory = "MEMORY"
         /// Write-ahead logging: readers run in parallel with the writer (the default for files).
         case wal = "WAL"
+        /// No journal: no rollback, and a crash mid-transaction can corrupt the file.
         case off = "OFF"
     }
 
     /// A durability level (`PRAGMA synchronous`).
     public enum SynchronousMode: String, Sendable {
-        /// No journal: no rollback, and a crash mid-transaction can corrupt the file.
         /// No syncs: fastest, and a power loss can corrupt the file.
         case off = "OFF"
         /// Syncs at critical moments; with WAL, a power loss may lose the last commits but never

@@ -8,7 +8,7 @@ import Foundation
 /// or task. A file database in WAL mode (the default) has one writer connection and a pool of
 /// reader connections: reads run in parallel with each other and with the write in progress,
 /// while writes wait their turn. In-memory, temporary and rollback-journal databases use a single
-/// connection for everything. See ``read(_:)->(Connection)->T`` and ``write(_:)->(Connection)->T``.
+/// connection for everything. See ``read(_:)-46ql0`` and ``write(_:)-20lfu``.
 ///
 /// ```swift
 /// let db = try Database(path: "game.sqlite")       // WAL, foreign keys, 5 s busy timeout
@@ -20,8 +20,8 @@ import Foundation
 /// ## Topics
 /// - ``init(_:configuration:)``
 /// - ``init(path:configuration:)``
-/// - ``read(_:)->(Connection)->T``
-/// - ``write(_:)->(Connection)->T``
+/// - ``read(_:)-46ql0``
+/// - ``write(_:)-20lfu``
 /// - ``observe(_:)->DatabaseObservation<[M]>``
 /// - ``interrupt()``
 /// - ``sqliteVersion``
@@ -109,7 +109,7 @@ public final class Database: DatabaseContext, Sendable {
 
     /// Runs `body` with the writer connection, waiting while another thread uses it.
     ///
-    /// Unlike ``write(_:)->(Connection)->T``, no transaction is opened: each statement commits on its own.
+    /// Unlike ``write(_:)-20lfu``, no transaction is opened: each statement commits on its own.
     ///
     /// - Parameter body: Work to run; it must not keep the connection after it returns.
     /// - Returns: What `body` returns.
@@ -168,7 +168,7 @@ extension Database {
     ///
     /// On a WAL file database the read takes a reader connection: it runs in parallel with
     /// other reads and with a write in progress, and does not see what that write has not
-    /// committed yet. Called from inside a ``write(_:)->(Connection)->T`` on the same thread, it runs on the
+    /// committed yet. Called from inside a ``write(_:)-20lfu`` on the same thread, it runs on the
     /// writer and sees the write's own changes. Statements that write fail with
     /// ``ResultCode/readOnly``, and a read never creates a model's table (a write or
     /// ``DatabaseContext/migrate(_:)`` does).
