@@ -8,7 +8,7 @@ import LiteRecord
 @main
 enum ConcurrentServer {
     static let clientCount = 50
-    static let requestsPerClient = 40
+    static let requestsPerClient = 100
 
     static func main() async {
         // A real file, so the database runs in WAL mode with a pool of readers beside the writer
@@ -72,6 +72,7 @@ enum ConcurrentServer {
             violations.append("dashboard shows \(await dashboard.openOrders ?? -1), expected \(expectedOpen)")
         }
         let updates = await dashboard.updates
+        print("dashboard: open orders: \(await dashboard.openOrders ?? 0) (final)")
         print("Dashboard updated \(updates) times; \(expectedOpen) orders open, \(total.paid) paid")
         return violations
     }

@@ -7,12 +7,17 @@ import LiteRecord
 actor Dashboard {
     private(set) var openOrders: Int?
     private(set) var updates = 0
+    private var lastPrinted = ContinuousClock.now - .seconds(1)
 
     func show(_ openOrders: Int) {
         guard openOrders != self.openOrders else { return }
         self.openOrders = openOrders
         updates += 1
-        print("dashboard: \(openOrders) open orders")
+        // A status page refreshes a few times a second, not at every commit.
+        if ContinuousClock.now - lastPrinted >= .milliseconds(100) {
+            lastPrinted = .now
+            print("dashboard: open orders: \(openOrders)")
+        }
     }
 
     /// Waits until the dashboard shows `expected`, up to `timeout`; returns whether it did.
