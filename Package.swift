@@ -42,6 +42,12 @@ let package = Package(
             dependencies: ["LiteRecord"],
             path: "Tests/LiteRecordTestHelper"
         ),
+        // Examples/: small programs to copy from; CI builds and runs them (Scripts/run-examples).
+        .executableTarget(
+            name: "NotesApp", dependencies: ["LiteRecord"], path: "Examples/NotesApp", exclude: ["README.md"]),
+        .executableTarget(
+            name: "ConcurrentServer", dependencies: ["LiteRecord"], path: "Examples/ConcurrentServer",
+            exclude: ["README.md"]),
         .testTarget(
             name: "LiteRecordTests",
             // The tests run LiteRecordTestHelper and literecord as separate processes: the
