@@ -54,11 +54,16 @@ struct Player: Model, Equatable {
             #expect(veterans == 1)
             let pros: [Player] = try db.query(Player.self).where { $0.tags.contains("pro") }.fetchAll()
             #expect(pros == [alice])
-            #expect(try db.query(Player.self).where { $0.team != .red }.count() == 0)
-            #expect(try db.query(Player.self).where { $0.team == nil }.count() == 0)
+            // Built outside #expect: Swift 6.3.1 gives a closure inside #expect, within a closure,
+            // the body of the next one (MacroClosureToolchainTests).
+            let notRed = try db.query(Player.self).where { $0.team != .red }.count()
+            let noTeam = try db.query(Player.self).where { $0.team == nil }.count()
+            let topSQL = db.query(Player.self).where { $0.score > 100 && $0.team == .red }
+                .order { $0.score.descending }.limit(10).sqlDescription
+            #expect(notRed == 0)
+            #expect(noTeam == 0)
             #expect(
-                db.query(Player.self).where { $0.score > 100 && $0.team == .red }.order { $0.score.descending }
-                    .limit(10).sqlDescription
+                topSQL
                     == #"SELECT * FROM "players" WHERE (("score" > ?) AND ("team" IS ?)) ORDER BY "score" DESC LIMIT ? [100, 'red', 10]"#
             )
             let rich: [Player] = try db.fetchAll(Player.self, sql: "SELECT * FROM players WHERE score > \(100)")
