@@ -20,6 +20,42 @@ extension Database {
         }
     }
 
+    /// Runs `body` in a transaction of the given kind, as the synchronous `transaction` does,
+    /// without blocking the caller's thread.
+    ///
+    /// - Parameters:
+    ///   - kind: When the transaction takes its locks; `.immediate` (the default) at once.
+    ///   - body: The work; use the connection it receives.
+    /// - Returns: What `body` returns.
+    /// - Throws: `CancellationError` when the task is cancelled; otherwise as the synchronous
+    ///   `transaction`.
+    @discardableResult
+    public func transaction<T: Sendable>(
+        _ kind: TransactionKind = .immediate, _ body: @escaping @Sendable (Connection) throws -> T
+    ) async throws -> T {
+        try await performAsync(on: writeQueue) { job in
+            try self.transaction(kind) { try job.run(on: $0, body) }
+        }
+    }
+
+    /// Runs `body` inside a savepoint, as the synchronous `savepoint` does, without blocking
+    /// the caller's thread: outside a transaction it starts one, committed when `body` returns.
+    ///
+    /// - Parameters:
+    ///   - name: The savepoint's name (any text; it is quoted), or `nil` for a generated one.
+    ///   - body: The work; use the connection it receives.
+    /// - Returns: What `body` returns.
+    /// - Throws: `CancellationError` when the task is cancelled; otherwise as the synchronous
+    ///   `savepoint`.
+    @discardableResult
+    public func savepoint<T: Sendable>(
+        _ name: String? = nil, _ body: @escaping @Sendable (Connection) throws -> T
+    ) async throws -> T {
+        try await performAsync(on: writeQueue) { job in
+            try self.savepoint(name) { try job.run(on: $0, body) }
+        }
+    }
+
     /// Runs `body` with a snapshot of the database, as ``read(_:)-(_)`` does, without blocking
     /// the caller's thread; reads run in parallel on a WAL database.
     ///

@@ -126,6 +126,22 @@ extension Query {
     }
 }
 
+extension Query {
+    /// Every model `matching(_:)` finds, each with a snippet of one indexed property, fetched
+    /// without blocking the caller's thread.
+    ///
+    /// - Parameters:
+    ///   - property: An indexed property (one of `fullTextSearch(on:)`'s).
+    ///   - style: How words are marked and the text shortened.
+    /// - Returns: Each model with its snippet, in the query's order.
+    /// - Throws: As the synchronous `fetchAll(withSnippetsOf:style:)`, or `CancellationError`.
+    public func fetchAll(
+        withSnippetsOf property: PartialKeyPath<M> & Sendable, style: SnippetStyle = SnippetStyle()
+    ) async throws -> [(M, String)] {
+        try await runAsync(reading: true) { try $0.fetchAll(withSnippetsOf: property, style: style) }
+    }
+}
+
 extension Projection where T: Sendable {
     /// Every result row, decoded, fetched without blocking the caller's thread.
     ///
