@@ -241,10 +241,13 @@ import Testing
             let object = try #require(
                 try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
             let tables = try #require(object["tables"] as? [[String: Any]])
-            #expect(tables.map { $0["name"] as? String } == ["authors", "books"])
-            #expect(tables.map { $0["rowCount"] as? Int } == [2, 2])
+            let tableNames = tables.map { $0["name"] as? String }
+            #expect(tableNames == ["authors", "books"])
+            let rowCounts = tables.map { $0["rowCount"] as? Int }
+            #expect(rowCounts == [2, 2])
             let columns = try #require(tables[1]["columns"] as? [[String: Any]])
-            #expect(columns.map { $0["name"] as? String } == ["id", "author_id", "title", "cover", "price"])
+            let columnNames = columns.map { $0["name"] as? String }
+            #expect(columnNames == ["id", "author_id", "title", "cover", "price"])
             #expect(columns[1]["notNull"] as? Bool == true && columns[1]["type"] as? String == "INTEGER")
             let keys = try #require(tables[1]["foreignKeys"] as? [[String: Any]])
             #expect(

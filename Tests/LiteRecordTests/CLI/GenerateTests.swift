@@ -54,8 +54,8 @@ import Testing
             try readEveryTable(NorthwindModels.models, path: path)
             // Spot checks of the types chosen from the data.
             let db = try Database(path: path)
-            let detail = try #require(
-                try db.query(NorthwindModels.OrderDetails.self).order { $0.orderID }.fetchOne())
+            let firstDetail = try db.query(NorthwindModels.OrderDetails.self).order { $0.orderID }.fetchOne()
+            let detail = try #require(firstDetail)
             #expect(detail.orderID == 10248 && detail.unitPrice == 14)
             let order = try #require(try db.find(NorthwindModels.Orders.self, id: Int64(10248)))
             #expect(order.orderDate == (try Date.fromDatabaseValue(.text("1996-07-04"))))
@@ -100,7 +100,8 @@ import Testing
             let missing = try CLIFixtures.runTool(["generate", path, "--table", "nope"])
             #expect(missing.status == 1)
             #expect(missing.error.hasPrefix("literecord generate: no table named \"nope\" (tables: "))
-            #expect(missing.error.filter { $0 == "\n" }.count == 1)
+            let errorLines = missing.error.filter { $0 == "\n" }.count
+            #expect(errorLines == 1)
         }
     }
 }

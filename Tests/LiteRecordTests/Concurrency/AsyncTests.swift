@@ -19,16 +19,18 @@ struct AsyncTests {
             let inserted = try await db.insert(contentsOf: [
                 Note(id: nil, author: 2, body: "b"), Note(id: nil, author: 2, body: "c"),
             ])
-            #expect(inserted.allSatisfy { $0.id != nil })
-            #expect(try await db.query(Note.self).where { $0.author == 2 }.count() == 2)
-            #expect(
-                try await db.query(Note.self).where { $0.author == 2 }.fetchAll().map(\.body) == ["b", "c"])
-            #expect(try await db.query(Note.self).where { $0.author == 2 }.deleteAll() == 2)
+            let allHaveIDs = inserted.allSatisfy { $0.id != nil }
+            #expect(allHaveIDs)
+            let byAuthor = db.query(Note.self).where { $0.author == 2 }
+            #expect(try await byAuthor.count() == 2)
+            #expect(try await byAuthor.fetchAll().map(\.body) == ["b", "c"])
+            #expect(try await byAuthor.deleteAll() == 2)
             #expect(try await db.delete(Note.self, id: id))
             #expect(try await db.fetchAll(Note.self).isEmpty)
             try await db.execute(sql: "INSERT INTO notes(author, body) VALUES (\(5), \("raw"))")
             let rows = try await db.fetchAll(Row.self, sql: "SELECT body FROM notes WHERE author = \(5)")
-            #expect(try rows.map { try $0.value(String.self, at: 0) } == ["raw"])
+            let bodies = try rows.map { try $0.value(String.self, at: 0) }
+            #expect(bodies == ["raw"])
         }
     }
 
@@ -86,7 +88,8 @@ struct AsyncTests {
             task.cancel()
             await #expect(throws: CancellationError.self) { try await task.value }
             // The connection is usable afterwards.
-            #expect(try await db.read { try $0.firstValue(Int.self, sql: "SELECT 42") } == 42)
+            let answer = try await db.read { try $0.firstValue(Int.self, sql: "SELECT 42") }
+            #expect(answer == 42)
         }
     }
 

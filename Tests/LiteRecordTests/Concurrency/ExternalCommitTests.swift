@@ -17,16 +17,20 @@ struct ExternalCommitTests {
             let writer = try Self.openItems(path, journalMode: journalMode)
             let values = ObservedValues<[Int]>()
             let token = observer.observe(Self.fetchValues, onChange: { values.append($0) })
-            #expect(await values.waitForLatest { $0 == [] })
+            let sawEmpty = await values.waitForLatest { $0 == [] }
+            #expect(sawEmpty)
             try await writer.execute(sql: "INSERT INTO items(value) VALUES (1)")
-            #expect(await values.waitForLatest { $0 == [1] })
+            let sawInsert = await values.waitForLatest { $0 == [1] }
+            #expect(sawInsert)
             try await writer.write { tx in
                 try tx.execute(sql: "INSERT INTO items(value) VALUES (2)")
                 try tx.execute(sql: "UPDATE items SET value = 10 WHERE value = 1")
             }
-            #expect(await values.waitForLatest { $0 == [10, 2] })
+            let sawTransaction = await values.waitForLatest { $0 == [10, 2] }
+            #expect(sawTransaction)
             try await writer.execute(sql: "DELETE FROM items")
-            #expect(await values.waitForLatest { $0 == [] })
+            let sawDelete = await values.waitForLatest { $0 == [] }
+            #expect(sawDelete)
             token.cancel()
         }
     }
@@ -37,10 +41,12 @@ struct ExternalCommitTests {
             let db = try Self.openItems(path)
             let counts = ObservedValues<Int>()
             let token = db.observe(Self.fetchCount, onChange: { counts.append($0) })
-            #expect(await counts.waitForLatest { $0 == 0 })
+            let sawNone = await counts.waitForLatest { $0 == 0 }
+            #expect(sawNone)
             let child = try HelperProcess(["external-writer", path, "20"])
             #expect(child.waitForExit(seconds: 120) == .exited(0), "\(child.errorText)")
-            #expect(await counts.waitForLatest { $0 == 20 })
+            let sawChildRows = await counts.waitForLatest { $0 == 20 }
+            #expect(sawChildRows)
             token.cancel()
         }
     }
@@ -54,14 +60,17 @@ struct ExternalCommitTests {
             let db = try Self.openItems(path, journalMode: journalMode)
             let values = ObservedValues<[Int]>()
             let token = db.observe(Self.fetchValues, onChange: { values.append($0) })
-            #expect(await values.waitForLatest { $0 == [] })
+            let sawEmpty = await values.waitForLatest { $0 == [] }
+            #expect(sawEmpty)
             #expect(try SQLiteShell.run("INSERT INTO items(value) VALUES (7);", on: path) == 0)
-            #expect(await values.waitForLatest { $0 == [7] })
+            let sawInsert = await values.waitForLatest { $0 == [7] }
+            #expect(sawInsert)
             #expect(
                 try SQLiteShell.run(
                     "BEGIN; UPDATE items SET value = 8; INSERT INTO items(value) VALUES (9); COMMIT;",
                     on: path) == 0)
-            #expect(await values.waitForLatest { $0 == [8, 9] })
+            let sawTransaction = await values.waitForLatest { $0 == [8, 9] }
+            #expect(sawTransaction)
             token.cancel()
         }
     }
@@ -79,14 +88,16 @@ struct ExternalCommitTests {
                     gate.pass()
                     return try Self.fetchCount(connection)
                 }, onChange: { counts.append($0) })
-            #expect(await counts.waitForLatest { $0 == 0 })
+            let sawNone = await counts.waitForLatest { $0 == 0 }
+            #expect(sawNone)
             // The first commit starts a fetch, held at the gate while 49 more commit.
             gate.close()
             let child = try HelperProcess(["external-writer", path, "50"])
             #expect(gate.waitUntilReached())
             #expect(child.waitForExit(seconds: 120) == .exited(0), "\(child.errorText)")
             gate.open()
-            #expect(await counts.waitForLatest { $0 == 50 })
+            let sawAll = await counts.waitForLatest { $0 == 50 }
+            #expect(sawAll)
             // The initial fetch, the held one, one for the commits that came while it was held,
             // and at most one for a check of the last commit still queued: never one per commit.
             #expect(fetches.count <= 4)
@@ -102,7 +113,8 @@ struct ExternalCommitTests {
             let writer = try Self.openItems(path, journalMode: journalMode)
             let values = ObservedValues<[Int]>()
             let token = observer.observe(Self.fetchValues, onChange: { values.append($0) })
-            #expect(await values.waitForLatest { $0 == [] })
+            let sawEmpty = await values.waitForLatest { $0 == [] }
+            #expect(sawEmpty)
             for _ in 0..<5 {
                 #expect(throws: CancellationError.self) {
                     try writer.write { tx in
@@ -116,8 +128,10 @@ struct ExternalCommitTests {
                 }
             }
             try await writer.execute(sql: "INSERT INTO items(value) VALUES (1)")
-            #expect(await values.waitForLatest { $0 == [1] })
-            #expect(values.all.allSatisfy { !$0.contains(-1) })
+            let sawInsert = await values.waitForLatest { $0 == [1] }
+            #expect(sawInsert)
+            let noneRolledBack = values.all.allSatisfy { !$0.contains(-1) }
+            #expect(noneRolledBack)
             token.cancel()
         }
     }
@@ -132,9 +146,11 @@ struct ExternalCommitTests {
                     fetches.increment()
                     return try Self.fetchCount(connection)
                 }, onChange: { counts.append($0) })
-            #expect(await counts.waitForLatest { $0 == 0 })
+            let sawNone = await counts.waitForLatest { $0 == 0 }
+            #expect(sawNone)
             try await db.execute(sql: "INSERT INTO items(value) VALUES (1)")
-            #expect(await counts.waitForLatest { $0 == 1 })
+            let sawInsert = await counts.waitForLatest { $0 == 1 }
+            #expect(sawInsert)
             // Give the file events of that commit time to be checked (a pause, not a measure):
             // `data_version` on our own writer does not change for our own commits.
             try await Task.sleep(for: .seconds(1.5))
@@ -153,8 +169,10 @@ struct ExternalCommitTests {
                 let second = ObservedValues<Int>()
                 let firstToken = db.observe(Self.fetchCount, onChange: { first.append($0) })
                 let secondToken = db.observe(Self.fetchCount, onChange: { second.append($0) })
-                #expect(await first.waitForLatest { $0 == 0 })
-                #expect(await second.waitForLatest { $0 == 0 })
+                let firstSawNone = await first.waitForLatest { $0 == 0 }
+                #expect(firstSawNone)
+                let secondSawNone = await second.waitForLatest { $0 == 0 }
+                #expect(secondSawNone)
                 // One watcher (one thread, one descriptor) for every observation of the file.
                 #expect(WatcherProbe.inotifyDescriptors(watching: dir.path) == 1)
                 // The thread names itself as it starts, perhaps a moment after the first value.
@@ -162,10 +180,10 @@ struct ExternalCommitTests {
                 // while its descriptor was open (not explained yet): recorded as intermittent, so the
                 // run shows it without failing; the descriptor checks stay exact.
                 withKnownIssue("the watcher thread's name is not always found", isIntermittent: true) {
-                    #expect(
-                        WatcherProbe.waitUntil(1, seconds: 20) {
-                            WatcherProbe.watcherThreads(watching: dir.path)
-                        })
+                    let threadStarted = WatcherProbe.waitUntil(1, seconds: 20) {
+                        WatcherProbe.watcherThreads(watching: dir.path)
+                    }
+                    #expect(threadStarted)
                 }
                 firstToken.cancel()
                 #expect(WatcherProbe.inotifyDescriptors(watching: dir.path) == 1)
@@ -176,10 +194,12 @@ struct ExternalCommitTests {
                 // Observing again starts a new watcher, which sees another Database's commit.
                 let again = ObservedValues<Int>()
                 let againToken = db.observe(Self.fetchCount, onChange: { again.append($0) })
-                #expect(await again.waitForLatest { $0 == 0 })
+                let againSawNone = await again.waitForLatest { $0 == 0 }
+                #expect(againSawNone)
                 try await Self.openItems(dir.file("stop.sqlite")).execute(
                     sql: "INSERT INTO items(value) VALUES (1)")
-                #expect(await again.waitForLatest { $0 == 1 })
+                let againSawInsert = await again.waitForLatest { $0 == 1 }
+                #expect(againSawInsert)
                 againToken.cancel()
                 #expect(WatcherProbe.inotifyDescriptors(watching: dir.path) == 0)
             }
@@ -193,7 +213,8 @@ struct ExternalCommitTests {
                     released = db
                     let counts = ObservedValues<Int>()
                     let token = db.observe(Self.fetchCount, onChange: { counts.append($0) })
-                    #expect(await counts.waitForLatest { $0 == 0 })
+                    let sawNone = await counts.waitForLatest { $0 == 0 }
+                    #expect(sawNone)
                     #expect(WatcherProbe.inotifyDescriptors(watching: dir.path) == 1)
                     _ = token
                 }
@@ -201,7 +222,8 @@ struct ExternalCommitTests {
                 // last queued work has run.
                 #expect(WatcherProbe.inotifyDescriptors(watching: dir.path) == 0)
                 #expect(WatcherProbe.watcherThreads(watching: dir.path) == 0)
-                #expect(WatcherProbe.waitUntil(0) { released == nil ? 0 : 1 })
+                let databaseReleased = WatcherProbe.waitUntil(0) { released == nil ? 0 : 1 }
+                #expect(databaseReleased)
             }
         }
 
@@ -216,8 +238,14 @@ struct ExternalCommitTests {
                 #expect(WatcherProbe.inotifyDescriptors(watching: dir.path) == 1)
                 consumer.cancel()
                 _ = try? await consumer.value
-                #expect(WatcherProbe.waitUntil(0) { WatcherProbe.inotifyDescriptors(watching: dir.path) })
-                #expect(WatcherProbe.waitUntil(0) { WatcherProbe.watcherThreads(watching: dir.path) })
+                let descriptorClosed = WatcherProbe.waitUntil(0) {
+                    WatcherProbe.inotifyDescriptors(watching: dir.path)
+                }
+                #expect(descriptorClosed)
+                let threadEnded = WatcherProbe.waitUntil(0) {
+                    WatcherProbe.watcherThreads(watching: dir.path)
+                }
+                #expect(threadEnded)
             }
         }
 

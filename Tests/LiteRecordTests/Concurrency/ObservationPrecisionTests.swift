@@ -19,7 +19,8 @@ struct ObservationPrecisionTests {
             let values = ObservedValues<[Note]>()
             let token = db.observe(
                 db.query(Note.self).where { $0.id == targetID }, onChange: { values.append($0) })
-            #expect(await values.waitForBodies { $0 == ["watched"] })
+            let sawTarget = await values.waitForBodies { $0 == ["watched"] }
+            #expect(sawTarget)
             var others: [Note] = []
             for index in 0..<500 {
                 var other = Note(id: nil, author: index, body: "other")
@@ -32,12 +33,14 @@ struct ObservationPrecisionTests {
             }
             target.body = "now changed"
             try await db.update(target)
-            #expect(await values.waitForBodies { $0 == ["now changed"] })
+            let sawTargetChange = await values.waitForBodies { $0 == ["now changed"] }
+            #expect(sawTargetChange)
             #expect(fetches.count == 2)
             // Deleting another row, then the watched one.
             try await db.delete(others[0])
             try await db.delete(target)
-            #expect(await values.waitForBodies { $0 == [] })
+            let sawTargetDeleted = await values.waitForBodies { $0 == [] }
+            #expect(sawTargetDeleted)
             #expect(fetches.count == 3)
             token.cancel()
         }

@@ -56,7 +56,8 @@ struct ObservationTests {
             let committed = await changes.next()
             #expect(committed?.map(\.operation) == [.insert])
             #expect(committed?.map(\.tableName) == ["notes"])
-            #expect(committed?.map(\.rowID) == kept.id.map { [$0] })
+            let keptRowIDs = kept.id.map { [$0] }
+            #expect(committed?.map(\.rowID) == keptRowIDs)
         }
     }
 

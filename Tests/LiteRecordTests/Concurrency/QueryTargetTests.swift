@@ -42,7 +42,8 @@ struct QueryTargetTests {
                 done.open()
             }.start()
             #expect(done.wait())
-            let error = try #require(fromElsewhere.withLock { $0 } as? DatabaseError)
+            let thrown = fromElsewhere.withLock { $0 }
+            let error = try #require(thrown as? DatabaseError)
             #expect(error.resultCode == .misuse)
             #expect(error.message.contains("tx.query"))
             try tx.insert(Note(id: nil, author: 1, body: "c"))

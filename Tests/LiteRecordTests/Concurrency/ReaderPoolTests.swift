@@ -33,7 +33,8 @@ struct ReaderPoolTests {
             let db = try Database(path: path, configuration: configuration)
             #expect(db.readsInParallel)
             #expect(try db.fetchAll(Note.self).map(\.body) == ["kept"])
-            #expect(try db.read { try $0.count(Note.self) } == 1)
+            let readCount = try db.read { try $0.count(Note.self) }
+            #expect(readCount == 1)
             #expect {
                 try db.insert(Note(id: nil, author: 2, body: "refused"))
             } throws: { error in
@@ -97,7 +98,8 @@ struct ReaderPoolTests {
                 // Through the database, from the writing thread: routed to the writer.
                 #expect(try db.count(Note.self) == 1)
                 #expect(try db.query(Note.self).fetchAll().map(\.body) == ["pending"])
-                #expect(try db.read { try $0.count(Note.self) } == 1)
+                let readCount = try db.read { try $0.count(Note.self) }
+                #expect(readCount == 1)
                 // Another thread sees nothing until the commit.
                 let outside = BackgroundThread { try db.count(Note.self) }
                 #expect(try outside.result(waitingAtMost: 60)?.get() == 0)
@@ -129,7 +131,8 @@ struct ReaderPoolTests {
             try db.execute(sql: "CREATE TABLE t(id INTEGER PRIMARY KEY, x TEXT)")
             let rows = try db.fetchAll(
                 Row.self, sql: "INSERT INTO t(x) VALUES (\("a")), (\("b")) RETURNING id")
-            #expect(try rows.map { try $0.value(Int.self, at: 0) } == [1, 2])
+            let ids = try rows.map { try $0.value(Int.self, at: 0) }
+            #expect(ids == [1, 2])
             #expect(try db.firstValue(Int.self, sql: "SELECT count(*) FROM t") == 2)
         }
     }
@@ -148,7 +151,8 @@ struct ReaderPoolTests {
         try withTemporaryDirectory { dir in
             let db = try Database(path: dir.file("first-read.sqlite"))
             #expect(try db.fetchAll(Note.self).isEmpty)
-            #expect(try db.query(Note.self).where { $0.author == 3 }.count() == 0)
+            let byAuthor = try db.query(Note.self).where { $0.author == 3 }.count()
+            #expect(byAuthor == 0)
             #expect(
                 try db.firstValue(String.self, sql: "SELECT name FROM sqlite_master WHERE name = 'notes'")
                     == "notes")
@@ -159,7 +163,8 @@ struct ReaderPoolTests {
         try withTemporaryDirectory { dir in
             let db = try Database(path: dir.file("read-closure.sqlite"))
             // A model never written reads as an empty table, and the read creates nothing.
-            #expect(try db.read { try $0.fetchAll(Note.self) } == [])
+            let notes = try db.read { try $0.fetchAll(Note.self) }
+            #expect(notes == [])
             let tables = try db.fetchOne(
                 Int.self, sql: "SELECT count(*) FROM sqlite_master WHERE name = 'notes'")
             #expect(tables == 0)
@@ -212,7 +217,8 @@ struct ReaderPoolTests {
             let reader = BackgroundThread { try db.read { try $0.count(Note.self) } }
             _ = try reader.result(waitingAtMost: 60)?.get()
             db.trace(nil)
-            #expect(log.events.filter { $0.contains("FROM \"notes\"") }.count >= 2)
+            let noteReads = log.events.filter { $0.contains("FROM \"notes\"") }.count
+            #expect(noteReads >= 2)
         }
     }
 

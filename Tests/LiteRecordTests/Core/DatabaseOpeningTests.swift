@@ -180,9 +180,10 @@ struct DatabaseOpeningTests {
             #expect(transactionError?.primaryResultCode == .readOnly)
             #expect(!reader.isInsideTransaction)
 
-            #expect(
-                try writer.fetchAll(Row.self, sql: "SELECT a FROM t").map { try $0.value(String.self, at: 0) }
-                    == ["kept"])
+            let kept = try writer.fetchAll(Row.self, sql: "SELECT a FROM t").map {
+                try $0.value(String.self, at: 0)
+            }
+            #expect(kept == ["kept"])
         }
     }
 

@@ -11,7 +11,8 @@ struct StatementTests {
             #expect(statement.parameterCount == 3)
             #expect(statement.columnCount == 3)
             #expect(statement.isReadOnly)
-            #expect((0..<3).map { statement.columnName(at: $0) } == ["first", "Second", "? * 2"])
+            let columnNames = (0..<3).map { statement.columnName(at: $0) }
+            #expect(columnNames == ["first", "Second", "? * 2"])
             #expect(statement.columnIndex(named: "Second") == 1)
             #expect(statement.columnIndex(named: "SECOND") == 1)
             #expect(statement.columnIndex(named: "missing") == nil)

@@ -93,9 +93,8 @@ struct TransactionTests {
             #expect(statements.events.first == "BEGIN \(kind.rawValue) TRANSACTION")
             #expect(statements.events.last == "COMMIT TRANSACTION")
             let expected: [DatabaseValue] = kind == .deferred ? [1, 2, 3] : [1, 3]
-            #expect(
-                try other.fetchAll(Row.self, sql: "SELECT a FROM t ORDER BY a").map { $0.values[0] }
-                    == expected)
+            let seen = try other.fetchAll(Row.self, sql: "SELECT a FROM t ORDER BY a").map { $0.values[0] }
+            #expect(seen == expected)
         }
     }
 

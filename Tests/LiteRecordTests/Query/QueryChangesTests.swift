@@ -146,8 +146,10 @@ private func rows(_ db: Database) throws -> [ChangeItem] {
         struct Abort: Error {}
         #expect(throws: Abort.self) {
             try db.transaction { tx in
-                #expect(try tx.query(ChangeItem.self).updateAll { [$0.score.set(to: 0)] } == 20)
-                #expect(try tx.query(ChangeItem.self).where { $0.score == 0 }.count() == 20)
+                let updated = try tx.query(ChangeItem.self).updateAll { [$0.score.set(to: 0)] }
+                #expect(updated == 20)
+                let zeroed = try tx.query(ChangeItem.self).where { $0.score == 0 }.count()
+                #expect(zeroed == 20)
                 throw Abort()
             }
         }

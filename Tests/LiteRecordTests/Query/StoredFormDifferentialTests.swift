@@ -212,19 +212,30 @@ private let extraRows = 16
             try same({ $0.at == $0.real }, { $0.at == $0.real }, "column == column")
             try same({ $0.at < $0.real }, { $0.at < $0.real }, "column < column")
             try same({ $0.at >= $0.real }, { $0.at >= $0.real }, "column >= column")
-            #expect(try all.order { $0.at.ascending }.fetchAll().map(\.at) == rows.map(\.at).sorted())
-            #expect(try all.order { $0.at.descending }.fetchAll().map(\.at) == rows.map(\.at).sorted(by: >))
-            #expect(try all.order { $0.real.ascending }.fetchAll().map(\.real) == rows.map(\.real).sorted())
-            #expect(
-                try all.order { $0.amount.ascending }.fetchAll().map(\.amount) == rows.map(\.amount).sorted())
-            #expect(try all.order { $0.id.ascending }.fetchAll().map(\.id) == rows.map(\.id).sorted())
-            #expect(try all.min { $0.at } == rows.map(\.at).min())
-            #expect(try all.max { $0.at } == rows.map(\.at).max())
-            #expect(try all.min { $0.real } == rows.map(\.real).min())
-            #expect(try all.min { $0.amount } == rows.map(\.amount).min())
-            #expect(try all.min { $0.id } == rows.map(\.id).min())
-            #expect(try all.max { $0.id } == rows.map(\.id).max())
-            #expect(try all.max { $0.amount } == rows.map(\.amount).max())
+            let byDate = try all.order { $0.at.ascending }.fetchAll().map(\.at)
+            #expect(byDate == rows.map(\.at).sorted())
+            let byDateDescending = try all.order { $0.at.descending }.fetchAll().map(\.at)
+            #expect(byDateDescending == rows.map(\.at).sorted(by: >))
+            let byReal = try all.order { $0.real.ascending }.fetchAll().map(\.real)
+            #expect(byReal == rows.map(\.real).sorted())
+            let byAmount = try all.order { $0.amount.ascending }.fetchAll().map(\.amount)
+            #expect(byAmount == rows.map(\.amount).sorted())
+            let byID = try all.order { $0.id.ascending }.fetchAll().map(\.id)
+            #expect(byID == rows.map(\.id).sorted())
+            let earliest = try all.min { $0.at }
+            #expect(earliest == rows.map(\.at).min())
+            let latest = try all.max { $0.at }
+            #expect(latest == rows.map(\.at).max())
+            let smallestReal = try all.min { $0.real }
+            #expect(smallestReal == rows.map(\.real).min())
+            let smallestAmount = try all.min { $0.amount }
+            #expect(smallestAmount == rows.map(\.amount).min())
+            let smallestID = try all.min { $0.id }
+            #expect(smallestID == rows.map(\.id).min())
+            let largestID = try all.max { $0.id }
+            #expect(largestID == rows.map(\.id).max())
+            let largestAmount = try all.max { $0.amount }
+            #expect(largestAmount == rows.map(\.amount).max())
         }
     }
 

@@ -218,9 +218,12 @@ private struct NWOrderDates: Model, Equatable {
             var late = Visit(id: nil, at: Date(timeIntervalSince1970: 2_000), left: nil, amount: 2)
             try db.insert(&late)
             let all = db.query(Visit.self)
-            #expect(try all.where { $0.at < late.at }.fetchAll() == [early])
-            #expect(try all.where { $0.at == early.at }.fetchAll() == [early])
-            #expect(try all.order { $0.at.ascending }.fetchAll() == [early, late])
+            let before = try all.where { $0.at < late.at }.fetchAll()
+            #expect(before == [early])
+            let atEarly = try all.where { $0.at == early.at }.fetchAll()
+            #expect(atEarly == [early])
+            let ordered = try all.order { $0.at.ascending }.fetchAll()
+            #expect(ordered == [early, late])
         }
     }
 

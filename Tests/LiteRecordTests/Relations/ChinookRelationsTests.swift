@@ -41,11 +41,14 @@ import Testing
             let loaded = try db.query(ChinookArtist.self).order { $0.artistId }
                 .including(all: ChinookAlbum.self) { $0.order { $0.albumId } }.fetchAll()
             #expect(loaded.map(\.0) == all.artists)
-            #expect(
-                loaded.map(\.1)
-                    == all.artists.map { artist in all.albums.filter { $0.artistId == artist.artistId } })
-            #expect(loaded.contains { $0.1.isEmpty })  // artists without albums
-            #expect(loaded.contains { $0.0.name == nil })
+            let albumsByArtist = all.artists.map { artist in
+                all.albums.filter { $0.artistId == artist.artistId }
+            }
+            #expect(loaded.map(\.1) == albumsByArtist)
+            let someWithoutAlbums = loaded.contains { $0.1.isEmpty }
+            #expect(someWithoutAlbums)  // artists without albums
+            let someWithoutName = loaded.contains { $0.0.name == nil }
+            #expect(someWithoutName)
         }
     }
 
@@ -55,10 +58,12 @@ import Testing
                 one: ChinookAlbum.self
             ).fetchAll()
             #expect(loaded.map(\.0) == all.tracks)
-            #expect(
-                loaded.map(\.1)
-                    == all.tracks.map { track in all.albums.first { $0.albumId == track.albumId } })
-            #expect(loaded.filter { $0.1 == nil }.count == 5)
+            let albumOfEachTrack = all.tracks.map { track in
+                all.albums.first { $0.albumId == track.albumId }
+            }
+            #expect(loaded.map(\.1) == albumOfEachTrack)
+            let withoutAlbum = loaded.filter { $0.1 == nil }.count
+            #expect(withoutAlbum == 5)
         }
     }
 
@@ -83,24 +88,23 @@ import Testing
                     $0.where { $0.milliseconds > 300_000 && $0.trackId > 3 }.order { $0.name.descending }
                 }
                 .fetchAll()
-            #expect(
-                long.map(\.1)
-                    == expected.map { tracks in
-                        tracks.filter { $0.milliseconds > 300_000 && $0.trackId > 3 }.sorted {
-                            $0.name > $1.name
-                        }
-                    })
+            let expectedLong = expected.map { tracks in
+                tracks.filter { $0.milliseconds > 300_000 && $0.trackId > 3 }.sorted {
+                    $0.name > $1.name
+                }
+            }
+            #expect(long.map(\.1) == expectedLong)
             // And the reverse direction.
             let onPlaylists = try db.query(ChinookTrack.self).order { $0.trackId }
                 .including(all: ChinookPlaylist.self, through: ChinookPlaylistTrack.self) {
                     $0.order { $0.playlistId }
                 }
                 .fetchAll()
-            #expect(
-                onPlaylists.map { $0.1.map(\.playlistId) }
-                    == all.tracks.map { track in
-                        all.pairs.filter { $0.trackId == track.trackId }.map(\.playlistId).sorted()
-                    })
+            let loadedPlaylistIDs = onPlaylists.map { $0.1.map(\.playlistId) }
+            let expectedPlaylistIDs = all.tracks.map { track in
+                all.pairs.filter { $0.trackId == track.trackId }.map(\.playlistId).sorted()
+            }
+            #expect(loadedPlaylistIDs == expectedPlaylistIDs)
         }
     }
 
@@ -109,22 +113,20 @@ import Testing
             let reports = try db.query(ChinookEmployee.self).order { $0.employeeId }
                 .including(all: ChinookEmployee.self, via: \.reportsTo) { $0.order { $0.employeeId } }
                 .fetchAll()
-            #expect(
-                reports.map(\.1)
-                    == all.employees.map { manager in
-                        all.employees.filter { $0.reportsTo == manager.employeeId }
-                    })
+            let expectedReports = all.employees.map { manager in
+                all.employees.filter { $0.reportsTo == manager.employeeId }
+            }
+            #expect(reports.map(\.1) == expectedReports)
             // Without via: the preferred direction of including(all:) is the reports.
             let implicit = try db.query(ChinookEmployee.self).order { $0.employeeId }
                 .including(all: ChinookEmployee.self) { $0.order { $0.employeeId } }.fetchAll()
             #expect(implicit.map(\.1) == reports.map(\.1))
             let managers = try db.query(ChinookEmployee.self).order { $0.employeeId }
                 .including(one: ChinookEmployee.self, via: \.reportsTo).fetchAll()
-            #expect(
-                managers.map(\.1)
-                    == all.employees.map { employee in
-                        all.employees.first { $0.employeeId == employee.reportsTo }
-                    })
+            let expectedManagers = all.employees.map { employee in
+                all.employees.first { $0.employeeId == employee.reportsTo }
+            }
+            #expect(managers.map(\.1) == expectedManagers)
             #expect(managers[0].1 == nil)
         }
     }
@@ -133,23 +135,26 @@ import Testing
         try withChinook { db, all in
             let loaded = try db.query(ChinookPlaylistTrack.self).order { [$0.playlistId, $0.trackId] }
                 .including(all: ChinookPlaylistNote.self) { $0.order { $0.noteId } }.fetchAll()
-            #expect(
-                loaded.map(\.0)
-                    == all.pairs.sorted { ($0.playlistId, $0.trackId) < ($1.playlistId, $1.trackId) })
-            #expect(
-                loaded.map(\.1)
-                    == loaded.map(\.0).map { pair in
-                        all.notes.filter { $0.playlistId == pair.playlistId && $0.trackId == pair.trackId }
-                    })
-            #expect(loaded.contains { !$0.1.isEmpty })
+            let sortedPairs = all.pairs.sorted { ($0.playlistId, $0.trackId) < ($1.playlistId, $1.trackId) }
+            #expect(loaded.map(\.0) == sortedPairs)
+            let expectedNotes = loaded.map(\.0).map { pair in
+                all.notes.filter { $0.playlistId == pair.playlistId && $0.trackId == pair.trackId }
+            }
+            #expect(loaded.map(\.1) == expectedNotes)
+            let someWithNotes = loaded.contains { !$0.1.isEmpty }
+            #expect(someWithNotes)
             let back = try db.query(ChinookPlaylistNote.self).including(one: ChinookPlaylistTrack.self)
                 .fetchAll()
-            #expect(back.allSatisfy { $0.1?.playlistId == $0.0.playlistId && $0.1?.trackId == $0.0.trackId })
+            let eachWithItsPair = back.allSatisfy {
+                $0.1?.playlistId == $0.0.playlistId && $0.1?.trackId == $0.0.trackId
+            }
+            #expect(eachWithItsPair)
             let noted = try db.query(ChinookPlaylistTrack.self).where(any: ChinookPlaylistNote.self) {
                 $0.text != ""
             }
             .count()
-            #expect(noted == Set(all.notes.map { [$0.playlistId, $0.trackId] }).count)
+            let notedPairs = Set(all.notes.map { [$0.playlistId, $0.trackId] }).count
+            #expect(noted == notedPairs)
         }
     }
 
@@ -162,7 +167,8 @@ import Testing
                 all: ChinookAlbum.self
             ).fetchAll()
             #expect(lonely.map(\.0.artistId) == [26, 27, 28, 29, 30])
-            #expect(lonely.allSatisfy { $0.1.isEmpty })
+            let allWithoutAlbums = lonely.allSatisfy { $0.1.isEmpty }
+            #expect(allWithoutAlbums)
             let empty = try db.query(ChinookPlaylist.self).where { $0.playlistId == 8 }
                 .including(all: ChinookTrack.self, through: ChinookPlaylistTrack.self).fetchAll()
             #expect(empty.count == 1 && empty[0].1.isEmpty)
@@ -180,24 +186,22 @@ import Testing
                     $0.milliseconds > bound
                 }
                 .order { $0.albumId }.fetchAll()
-                #expect(
-                    albums
-                        == all.albums.filter { album in
-                            all.tracks.contains { $0.albumId == album.albumId && $0.milliseconds > bound }
-                        })
+                let expectedAlbums = all.albums.filter { album in
+                    all.tracks.contains { $0.albumId == album.albumId && $0.milliseconds > bound }
+                }
+                #expect(albums == expectedAlbums)
                 // To-one: tracks whose album's artist is below a bound, composed with another where.
                 let tracks = try db.query(ChinookTrack.self)
                     .where(ChinookAlbum.self) { $0.artistId < artistLimit }
                     .where { $0.unitPrice > 1 }
                     .order { $0.trackId }.fetchAll()
-                #expect(
-                    tracks
-                        == all.tracks.filter { track in
-                            track.unitPrice > 1
-                                && all.albums.contains {
-                                    $0.albumId == track.albumId && $0.artistId < artistLimit
-                                }
-                        })
+                let expectedTracks = all.tracks.filter { track in
+                    track.unitPrice > 1
+                        && all.albums.contains {
+                            $0.albumId == track.albumId && $0.artistId < artistLimit
+                        }
+                }
+                #expect(tracks == expectedTracks)
                 // Negated, counted, tested for existence.
                 let withoutLong = try db.query(ChinookArtist.self).where(any: ChinookAlbum.self) {
                     $0.albumId > 0
@@ -214,21 +218,19 @@ import Testing
                 .where(ChinookEmployee.self, via: \.reportsTo) { $0.city == "Calgary" }.order {
                     $0.employeeId
                 }.fetchAll()
-            #expect(
-                managedFromCalgary
-                    == all.employees.filter { employee in
-                        all.employees.contains { $0.employeeId == employee.reportsTo && $0.city == "Calgary" }
-                    })
+            let expectedManaged = all.employees.filter { employee in
+                all.employees.contains { $0.employeeId == employee.reportsTo && $0.city == "Calgary" }
+            }
+            #expect(managedFromCalgary == expectedManaged)
             let managingCalgary = try db.query(ChinookEmployee.self)
                 .where(any: ChinookEmployee.self, via: \.reportsTo) { $0.city == "Calgary" }.order {
                     $0.employeeId
                 }
                 .fetchAll()
-            #expect(
-                managingCalgary
-                    == all.employees.filter { manager in
-                        all.employees.contains { $0.reportsTo == manager.employeeId && $0.city == "Calgary" }
-                    })
+            let expectedManaging = all.employees.filter { manager in
+                all.employees.contains { $0.reportsTo == manager.employeeId && $0.city == "Calgary" }
+            }
+            #expect(managingCalgary == expectedManaging)
         }
     }
 }

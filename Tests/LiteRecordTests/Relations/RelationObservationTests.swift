@@ -28,10 +28,12 @@ private struct ObsBook: Model, Equatable {
             #expect(try await values.next()?.isEmpty == true)
             var author = ObsAuthor(id: nil, name: "Le Guin")
             try await db.insert(&author)
-            #expect(try await values.next()?.map { $0.1.count } == [0])
+            let bookCounts = try await values.next()?.map { $0.1.count }
+            #expect(bookCounts == [0])
             var book = ObsBook(id: nil, authorID: author.id ?? 0, title: "Earthsea")
             try await db.insert(&book)  // only the children's table changes
-            #expect(try await values.next()?.map { $0.1.map(\.title) } == [["Earthsea"]])
+            let titles = try await values.next()?.map { $0.1.map(\.title) }
+            #expect(titles == [["Earthsea"]])
             try await db.execute(sql: "DELETE FROM obs_authors")  // cascades
             #expect(try await values.next()?.isEmpty == true)
             var credits = db.observe(db.query(ObsBook.self).including(one: ObsAuthor.self))

@@ -363,7 +363,8 @@ private struct ProbedColumnInfo: Decodable, Equatable {
             let reopenedLog = EventLog<String>()
             reopened.trace { reopenedLog.append($0) }
             #expect(try reopened.count(ProbedCounted.self) == 21)
-            #expect(reopenedLog.events.filter { $0.hasPrefix("CREATE") }.isEmpty)
+            let reopenedCreations = reopenedLog.events.filter { $0.hasPrefix("CREATE") }
+            #expect(reopenedCreations.isEmpty)
         }
     }
 }
