@@ -23,7 +23,7 @@ extension DatabaseContext {
         // Inlinable so that appending is specialized for the type in the caller's code: in
         // generic code it costs more than decoding an integer column.
         var values: [T] = []
-        try forEachValue(T.self, sql: sql) { values.append($0) }
+        try forEachValue(T.self, sql: sql, collectingAll: { values = $0 }, { values.append($0) })
         return values
     }
 
@@ -74,12 +74,20 @@ extension DatabaseContext {
 
     /// Decodes the rows of a query one at a time, handing each value over: a caller that keeps
     /// it moves it instead of copying it and destroying the original.
+    ///
+    /// - Parameter collectingAll: For a caller that keeps every row: when rows of `T` are
+    ///   built in place, it gets all of them in one array and `body` is never called.
     @usableFromInline
-    func forEachValue<T: Decodable>(_ type: T.Type, sql: SQL, _ body: (consuming T) throws -> Void) throws {
+    func forEachValue<T: Decodable>(
+        _ type: T.Type, sql: SQL, collectingAll: (([T]) -> Void)? = nil, _ body: (consuming T) throws -> Void
+    ) throws {
         try withReader { connection in
             try connection.withStatement(sql) { statement in
                 let session = RowDecodingSession(
                     source: statement, decoder: connection.rowDecoder, type: T.self)
+                if let collectingAll, let rows = try session.collectInPlace(T.self) {
+                    return collectingAll(rows)
+                }
                 while try statement.step() {
                     try body(session.decodeRow(T.self))
                 }

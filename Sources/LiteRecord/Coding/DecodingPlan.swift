@@ -18,6 +18,8 @@ final class DecodingPlan {
     /// Whether rows are decoded in place (``LayoutDecoding``), decided on the first row.
     @exclusivity(unchecked) private var isLayoutDecided = false
     @exclusivity(unchecked) private var layoutBinding: LayoutBinding?
+    /// How many rows the last fetch collecting in place returned.
+    @exclusivity(unchecked) var lastRowCount = 0
 
     init(type: Any.Type, columns: RowColumns?, keyToColumn: [String: String]?) {
         self.type = ObjectIdentifier(type)

@@ -19,8 +19,10 @@ enum LayoutDecoding {
     static func layout<T: Decodable>(for type: T.Type) -> TypeLayout? {
         let identifier = ObjectIdentifier(T.self)
         if let known = verdicts.withLock({ $0[identifier] }) { return known }
-        // Proven outside the lock: the proof runs the type's own code.
-        let verdict = LayoutProof.verify(T.self)
+        // Proven outside the lock: the proof runs the type's own code. A model whose schema
+        // asks for `init(from:)` on every row is not even probed.
+        let requiresInitializer = (T.self as? any Model.Type)?.requiresInitializerDecoding ?? false
+        let verdict = requiresInitializer ? nil : LayoutProof.verify(T.self)
         verdicts.withLock { $0[identifier] = verdict }
         return verdict
     }
@@ -36,7 +38,8 @@ extension RowDecoder {
     /// for rows of small values. Every other type, and every row the direct read declines (a
     /// NULL, a value out of range, another storage class), goes through `init(from:)`, so
     /// values and errors are the same either way. Use this in a test to keep a hot model on
-    /// the fast path.
+    /// the fast path. A model whose schema declares `.decoding(.initializer)` is never built
+    /// in place (see ``ModelDecoding``).
     ///
     /// - Parameter type: The type to check; the check runs once per type and is remembered.
     /// - Returns: `true` when rows of `type` fetched from a statement are built in place.
@@ -72,6 +75,26 @@ final class LayoutBinding {
         let offset: Int
         let leaf: LayoutLeaf
         let isOptional: Bool
+        let shortcut: Shortcut
+    }
+
+    /// The commonest properties, read without going through ``LayoutLeaf/read(_:isOptional:into:)``:
+    /// the same storage classes accepted, the same SQLite function, one store.
+    private enum Shortcut: UInt8 {
+        /// A non-optional 64-bit integer (`Int` on 64-bit platforms, `Int64`).
+        case integer64
+        /// A non-optional `Double`.
+        case double
+        case none
+
+        init(_ leaf: LayoutLeaf, isOptional: Bool) {
+            switch (leaf, isOptional) {
+            case (.int64, false): self = .integer64
+            case (.int, false): self = Int.bitWidth == 64 ? .integer64 : .none
+            case (.double, false): self = .double
+            default: self = .none
+            }
+        }
     }
 
     private let fields: UnsafeMutableBufferPointer<BoundField>
@@ -91,7 +114,8 @@ final class LayoutBinding {
             }
             bound.append(
                 BoundField(
-                    column: position, offset: field.offset, leaf: field.leaf, isOptional: field.isOptional))
+                    column: position, offset: field.offset, leaf: field.leaf, isOptional: field.isOptional,
+                    shortcut: Shortcut(field.leaf, isOptional: field.isOptional)))
         }
         fields = .allocate(capacity: bound.count)
         _ = fields.initialize(from: bound)
@@ -108,18 +132,49 @@ final class LayoutBinding {
     /// initialized, when a value is not one the in-place read accepts.
     @inline(__always)
     func fill(from statement: OpaquePointer) -> Bool {
-        var index = 0
-        while index < fields.count {
-            let field = fields[index]
-            guard let value = sqlite3_column_value(statement, field.column),
-                field.leaf.read(value, isOptional: field.isOptional, into: storage + field.offset)
+        fill(from: statement, into: storage)
+    }
+
+    /// Reads the statement's current row into uninitialized memory for one value of the
+    /// decoded type (an array's next element, say); `false`, with nothing left initialized
+    /// there, when a value is not one the in-place read accepts.
+    @inline(__always)
+    func fill(from statement: OpaquePointer, into target: UnsafeMutableRawPointer) -> Bool {
+        var field = fields.baseAddress
+        let end = field.map { $0 + fields.count }
+        while let current = field, current != end {
+            guard let value = sqlite3_column_value(statement, current.pointee.column),
+                Self.read(value, current.pointee, into: target + current.pointee.offset)
             else {
-                destroyFields(upTo: index)
+                destroyFields(upTo: current - fields.baseAddress.unsafelyUnwrapped, at: target)
                 return false
             }
-            index += 1
+            field = current + 1
         }
         return true
+    }
+
+    @inline(__always)
+    private static func read(
+        _ value: OpaquePointer, _ field: BoundField, into target: UnsafeMutableRawPointer
+    )
+        -> Bool
+    {
+        switch field.shortcut {
+        case .integer64:
+            // As `LayoutLeaf.read` for `.int64`: INTEGER only, every value in range.
+            guard sqlite3_value_type(value) == SQLITE_INTEGER else { return false }
+            target.initializeMemory(as: Int64.self, to: sqlite3_value_int64(value))
+            return true
+        case .double:
+            // As `LayoutLeaf.read` for `.double`: REAL, or INTEGER converted by SQLite.
+            let storage = sqlite3_value_type(value)
+            guard storage == SQLITE_FLOAT || storage == SQLITE_INTEGER else { return false }
+            target.initializeMemory(as: Double.self, to: sqlite3_value_double(value))
+            return true
+        case .none:
+            return field.leaf.read(value, isOptional: field.isOptional, into: target)
+        }
     }
 
     /// The value ``fill(from:)`` built, moved out: the storage is uninitialized again.
@@ -133,13 +188,14 @@ final class LayoutBinding {
 
     /// Destroys the value ``fill(from:)`` built without taking it.
     func discard() {
-        destroyFields(upTo: fields.count)
+        destroyFields(upTo: fields.count, at: storage)
     }
 
-    /// Destroys the first `count` properties, the ones a declined row already wrote.
-    private func destroyFields(upTo count: Int) {
+    /// Destroys the first `count` properties written at `target`, the ones a declined row
+    /// already wrote.
+    private func destroyFields(upTo count: Int, at target: UnsafeMutableRawPointer) {
         for field in fields[0..<count] where field.leaf.needsCleanup {
-            field.leaf.destroy(isOptional: field.isOptional, at: storage + field.offset)
+            field.leaf.destroy(isOptional: field.isOptional, at: target + field.offset)
         }
     }
 }

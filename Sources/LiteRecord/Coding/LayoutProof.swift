@@ -109,8 +109,21 @@ private struct ProbeRows<T: Decodable> {
             let row = keys.map { _ in Self.edges[Int(generator.next() % UInt64(Self.edges.count))] }
             guard try agrees(row, binding: binding, layout: layout) else { return nil }
         }
+        // Each key through random values of its own kind, the others at their base value: a
+        // change to some characters, or to a range of numbers, that no edge value holds.
+        for (index, key) in keys.enumerated() {
+            for _ in 0..<Self.randomRowsPerKey {
+                var row = base
+                row[index] = ProbeSample.random(key.leaf, &generator)
+                guard try agrees(row, binding: binding, layout: layout) else { return nil }
+            }
+        }
         return layout
     }
+
+    /// Enough to meet most characters of the sample alphabet and every integer width a few
+    /// times; a few milliseconds per type, once.
+    private static var randomRowsPerKey: Int { 32 }
 
     /// The row decoded by the type's `init(from:)`; `nil` when it throws.
     private func reference(_ row: [DatabaseValue]) throws -> T? {
@@ -175,6 +188,84 @@ private let probeEdges: [DatabaseValue] = [
     .text("1969-12-31 23:59:59.999"), .text("[]"), .text(#"["a","B"]"#), .text(#"[""]"#),
     .text(#"["é","x\"y"]"#), .blob(Data()), .blob(Data([0, 255])), .blob(Data("a".utf8)),
 ]
+
+/// Random valid values of one leaf's kind, for the probe rows after the edge values.
+private enum ProbeSample {
+    static func random(_ leaf: LayoutLeaf, _ generator: inout ProbeGenerator) -> DatabaseValue {
+        let bits = generator.next()
+        switch leaf {
+        case .int, .int64: return integer(bits: 64, signed: true, &generator)
+        case .int32: return integer(bits: 32, signed: true, &generator)
+        case .int16: return integer(bits: 16, signed: true, &generator)
+        case .int8: return integer(bits: 8, signed: true, &generator)
+        case .uint, .uint64: return integer(bits: 63, signed: false, &generator)
+        case .uint32: return integer(bits: 32, signed: false, &generator)
+        case .uint16: return integer(bits: 16, signed: false, &generator)
+        case .uint8: return integer(bits: 8, signed: false, &generator)
+        case .double: return .real(number(bits, &generator))
+        case .float: return .real(Double(Float(number(bits, &generator))))
+        case .bool: return .integer(Int64(bits & 1))
+        case .string: return .text(text(alphabet: textAlphabet, &generator))
+        case .data:
+            return .blob(Data((0..<Int(bits % 9)).map { _ in UInt8(truncatingIfNeeded: generator.next()) }))
+        case .date: return .text(dateText(bits))
+        case .strings:
+            let items = (0..<Int(bits % 4)).map { _ in "\"" + text(alphabet: jsonAlphabet, &generator) + "\""
+            }
+            return .text("[" + items.joined(separator: ",") + "]")
+        }
+    }
+
+    /// A finite number: any bit pattern, a whole number, or one with a short binary fraction.
+    private static func number(_ bits: UInt64, _ generator: inout ProbeGenerator) -> Double {
+        let whole = Double(integerValue(bits: 53, signed: true, &generator))
+        switch bits % 3 {
+        case 0:
+            let any = Double(bitPattern: generator.next())
+            return any.isFinite ? any : whole
+        case 1: return whole
+        default: return whole / 1024
+        }
+    }
+
+    /// An integer of 1 to `bits` significant bits, of either sign when `signed`.
+    private static func integer(bits: Int, signed: Bool, _ generator: inout ProbeGenerator) -> DatabaseValue {
+        .integer(integerValue(bits: bits, signed: signed, &generator))
+    }
+
+    private static func integerValue(bits: Int, signed: Bool, _ generator: inout ProbeGenerator) -> Int64 {
+        let random = generator.next()
+        let width = Int(random % UInt64(bits)) + 1
+        let magnitude = Int64(truncatingIfNeeded: generator.next() >> UInt64(64 - width))
+        return signed && random & 0x100 != 0 ? 0 &- magnitude : magnitude
+    }
+
+    private static let textAlphabet = Array("aZq 0.9-_'\"\\\té€😀\u{0}xX")
+    /// Characters that stand for themselves inside a JSON string.
+    private static let jsonAlphabet = Array("aZq 0.9-_'té€😀xX")
+
+    private static func text(alphabet: [Character], _ generator: inout ProbeGenerator) -> String {
+        let count = Int(generator.next() % 9)
+        return String((0..<count).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] })
+    }
+
+    /// `YYYY-MM-DD HH:MM:SS.SSS`, a valid instant between the years 1000 and 2999.
+    private static func dateText(_ bits: UInt64) -> String {
+        func padded(_ value: UInt64, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        let year = 1000 + bits % 2000
+        let month = 1 + (bits >> 11) % 12
+        let day = 1 + (bits >> 15) % 28
+        let hour = (bits >> 20) % 24
+        let minute = (bits >> 25) % 60
+        let second = (bits >> 31) % 60
+        let millisecond = (bits >> 37) % 1000
+        return "\(padded(year, 4))-\(padded(month, 2))-\(padded(day, 2)) \(padded(hour, 2)):"
+            + "\(padded(minute, 2)):\(padded(second, 2)).\(padded(millisecond, 3))"
+    }
+}
 
 /// SplitMix64, so that the random probe rows are the same on every run.
 private struct ProbeGenerator {

@@ -116,6 +116,22 @@ final class RowDecodingContext {
         return try decodeThroughInitializer(Value.self, session: session)
     }
 
+    /// The statement and its in-place decoding, when rows of `type` from this source are
+    /// built in place (decided once per plan, before or on the first row: it depends on the
+    /// columns, not on the values).
+    func inPlaceDecoding<Value: Decodable>(_ type: Value.Type) -> (Statement, LayoutBinding)? {
+        guard case .statement(let statement) = source, !plan.readsFirstColumn,
+            let layout = plan.layout(for: Value.self)
+        else { return nil }
+        return (statement, layout)
+    }
+
+    /// How many rows the last fetch through this plan returned: the capacity to start with.
+    var expectedRowCount: Int {
+        get { plan.lastRowCount }
+        set { plan.lastRowCount = newValue }
+    }
+
     /// Decodes the current row with the type's own `init(from:)`, never in place.
     func decodeThroughInitializer<Value: Decodable>(_ type: Value.Type, session: RowDecodingSession? = nil)
         throws -> Value

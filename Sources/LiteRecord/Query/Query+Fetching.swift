@@ -29,7 +29,7 @@ extension Query {
     public func fetchAll() throws -> [M] {
         // Inlinable so that appending is specialized for the model type in the caller's code.
         var models: [M] = []
-        try forEachModel { models.append($0) }
+        try forEachModel(collectingAll: { models = $0 }, { models.append($0) })
         return models
     }
 
@@ -61,11 +61,13 @@ extension Query {
     }
 
     /// Decodes the matching models one at a time, handing each over: a caller that keeps it
-    /// moves it instead of copying it and destroying the original.
+    /// moves it instead of copying it and destroying the original (or, given `collectingAll`,
+    /// hands all of them over at once when they are built in place).
     @usableFromInline
-    func forEachModel(_ body: (consuming M) throws -> Void) throws {
+    func forEachModel(collectingAll: (([M]) -> Void)? = nil, _ body: (consuming M) throws -> Void) throws {
         try runReading { connection, table in
-            try connection.forEachModel(M.self, table: table, sql: selectSQL("*", table: table), body)
+            try connection.forEachModel(
+                M.self, table: table, sql: selectSQL("*", table: table), collectingAll: collectingAll, body)
         }
     }
 

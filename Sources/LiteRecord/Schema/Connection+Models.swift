@@ -81,7 +81,8 @@ extension Connection {
     /// Each model is handed over, not lent: a caller that keeps it (`fetchAll` appending it to
     /// an array) moves it instead of copying it and destroying the original.
     func forEachModel<M: Model>(
-        _ type: M.Type, table: TableSchema, sql: SQL, _ body: (consuming M) throws -> Void
+        _ type: M.Type, table: TableSchema, sql: SQL, collectingAll: (([M]) -> Void)? = nil,
+        _ body: (consuming M) throws -> Void
     )
         throws
     {
@@ -89,6 +90,8 @@ extension Connection {
             let session = RowDecodingSession(
                 source: statement, decoder: table.rowDecoder(dateStorage: configuration.dateStorage),
                 type: M.self)
+            // A caller keeping every row gets them built in place, when the model allows it.
+            if let collectingAll, let rows = try session.collectInPlace(M.self) { return collectingAll(rows) }
             while try statement.step() {
                 try body(session.decodeRow(M.self))
             }

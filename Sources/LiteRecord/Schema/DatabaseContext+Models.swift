@@ -216,16 +216,21 @@ extension DatabaseContext {
         // Inlinable so that appending is specialized for the model type in the caller's code:
         // in generic code it costs more than decoding an integer column.
         var models: [M] = []
-        try forEachModel(M.self) { models.append($0) }
+        try forEachModel(M.self, collectingAll: { models = $0 }, { models.append($0) })
         return models
     }
 
-    /// Decodes every model in the table one at a time, in rowid order, handing each over.
+    /// Decodes every model in the table one at a time, in rowid order, handing each over (or,
+    /// given `collectingAll`, all at once when they are built in place).
     @usableFromInline
-    func forEachModel<M: Model>(_ type: M.Type, _ body: (consuming M) throws -> Void) throws {
+    func forEachModel<M: Model>(
+        _ type: M.Type, collectingAll: (([M]) -> Void)? = nil, _ body: (consuming M) throws -> Void
+    ) throws {
         try withReader(preparing: M.self) { connection in
             try connection.readingModelTable(M.self) { table in
-                try connection.forEachModel(M.self, table: table, sql: SQL(table.statements.selectAll), body)
+                try connection.forEachModel(
+                    M.self, table: table, sql: SQL(table.statements.selectAll), collectingAll: collectingAll,
+                    body)
             }
         }
     }
@@ -245,7 +250,7 @@ extension DatabaseContext {
     public func fetchAll<M: Model>(_ type: M.Type, sql: SQL) throws -> [M] {
         // Inlinable so that appending is specialized for the model type in the caller's code.
         var models: [M] = []
-        try forEachModel(M.self, sql: sql) { models.append($0) }
+        try forEachModel(M.self, sql: sql, collectingAll: { models = $0 }, { models.append($0) })
         return models
     }
 
@@ -285,11 +290,16 @@ extension DatabaseContext {
         try forEachModel(M.self, sql: sql) { try body($0) }
     }
 
-    /// Decodes models from your own SQL one at a time, handing each over.
+    /// Decodes models from your own SQL one at a time, handing each over (or, given
+    /// `collectingAll`, all at once when they are built in place).
     @usableFromInline
-    func forEachModel<M: Model>(_ type: M.Type, sql: SQL, _ body: (consuming M) throws -> Void) throws {
+    func forEachModel<M: Model>(
+        _ type: M.Type, sql: SQL, collectingAll: (([M]) -> Void)? = nil, _ body: (consuming M) throws -> Void
+    ) throws {
         try withReader { connection in
-            try connection.forEachModel(M.self, table: TableSchemaCache.schema(for: M.self), sql: sql, body)
+            try connection.forEachModel(
+                M.self, table: TableSchemaCache.schema(for: M.self), sql: sql, collectingAll: collectingAll,
+                body)
         }
     }
 

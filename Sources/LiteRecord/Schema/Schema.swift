@@ -26,6 +26,7 @@
 /// - ``column(_:named:)``
 /// - ``foreignKey(_:references:key:onDelete:)``
 /// - ``foreignKey(_:references:keys:onDelete:)``
+/// - ``decoding(_:)``
 public struct Schema<M>: Sendable {
     /// The table name; `nil` for the type's name with a lowercased first letter.
     let table: String?
@@ -45,6 +46,8 @@ public struct Schema<M>: Sendable {
     var fullTextSearchDeclaration: FullTextSearchDeclaration?
     /// Foreign keys to other models' tables (see `Schema+ForeignKey.swift`).
     var foreignKeys: [ForeignKeyDeclaration] = []
+    /// How rows become models (see `Schema+Decoding.swift`).
+    var rowDecoding: ModelDecoding = .automatic
 
     /// Annotates a model with a single-column primary key.
     ///

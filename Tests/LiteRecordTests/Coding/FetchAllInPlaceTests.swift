@@ -1,0 +1,62 @@
+import Foundation
+import LiteRecord
+import Testing
+
+private struct Memo: Model, Equatable {
+    var id: Int64?
+    var title: String
+    var weight: Double
+    var tags: [String]
+    static let schema = Schema<Memo>(table: "memos")
+}
+
+/// `fetchAll` builds rows of a type decoded in place straight into the array's memory, sized
+/// from the statement's previous fetch: it must hold every row whatever the count did since.
+@Suite struct FetchAllInPlaceTests {
+    private func note(_ index: Int) -> Memo {
+        Memo(id: nil, title: "note \(index) é", weight: Double(index) / 4, tags: ["t\(index)"])
+    }
+
+    @Test func repeatedFetchesFollowTheRowCountUpAndDown() throws {
+        #expect(RowDecoder.decodesInPlace(Memo.self))
+        let db = try Database(.inMemory)
+        var expected: [Memo] = []
+        for count in [0, 1, 3, 40, 17, 200, 2, 0, 65] {
+            _ = try db.query(Memo.self).deleteAll()
+            expected = []
+            for index in 0..<count {
+                var added = note(index)
+                try db.insert(&added)
+                expected.append(added)
+            }
+            #expect(try db.fetchAll(Memo.self) == expected)
+            #expect(try db.query(Memo.self).order { $0.id }.fetchAll() == expected)
+            #expect(try db.fetchAll(Memo.self, sql: "SELECT * FROM memos ORDER BY id") == expected)
+            // Counted by SQL, not by the decoded array.
+            #expect(try db.fetchOne(Int.self, sql: "SELECT count(*) FROM memos") == count)
+        }
+    }
+
+    /// A row that fails after rows holding strings and arrays were built: the error is the
+    /// row's, and the next fetch on the same statement is whole.
+    @Test func aFailingRowAfterBuiltRowsThrowsItsErrorAndTheNextFetchIsWhole() throws {
+        let db = try Database(.inMemory)
+        for index in 0..<50 {
+            var added = note(index)
+            try db.insert(&added)
+        }
+        try db.execute(sql: "UPDATE memos SET weight = 'heavy' WHERE id = 30")
+        do {
+            _ = try db.fetchAll(Memo.self)
+            Issue.record("expected the row with text in `weight` to fail")
+        } catch let error as RowDecodingError {
+            #expect(error.column == "weight")
+            #expect(error.isTypeMismatch)
+        }
+        try db.execute(sql: "UPDATE memos SET weight = 7.5 WHERE id = 30")
+        let all = try db.fetchAll(Memo.self)
+        #expect(all.count == 50)
+        #expect(all[29].weight == 7.5)
+        #expect(all[49].tags == ["t49"])
+    }
+}
