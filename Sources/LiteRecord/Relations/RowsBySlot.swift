@@ -5,13 +5,16 @@
 /// it is generic over the model type: there, each append to one of several arrays looked up
 /// the arrays' type metadata again, and grew each array several times, which cost more than
 /// decoding the row. Moving each row in and out of the buffer costs no copy.
+///
+/// Used by one load, on one thread: its properties skip the run-time exclusivity checks that
+/// otherwise cost more per row than the append itself.
 final class RowsBySlot<Element> {
-    private var storage: UnsafeMutablePointer<Element>
-    private var capacity = 64
+    @exclusivity(unchecked) private var storage: UnsafeMutablePointer<Element>
+    @exclusivity(unchecked) private var capacity = 64
     /// How many rows ``storage`` holds, initialized, from its start.
-    private var count = 0
+    @exclusivity(unchecked) private var count = 0
     /// The slot of each row in ``storage``.
-    private var slots: [Int] = []
+    @exclusivity(unchecked) private var slots: [Int] = []
 
     init() {
         storage = .allocate(capacity: capacity)
@@ -57,10 +60,15 @@ final class RowsBySlot<Element> {
         for slot in 0..<slotCount {
             let start = starts[slot]
             let rows = starts[slot + 1] - start
+            guard rows > 0 else {
+                groups.append([])
+                continue
+            }
             groups.append(
                 [Element](unsafeUninitializedCapacity: rows) { buffer, initialized in
+                    guard let base = buffer.baseAddress else { return }
                     for index in 0..<rows {
-                        buffer.initializeElement(at: index, to: (storage + order[start + index]).move())
+                        (base + index).moveInitialize(from: storage + order[start + index], count: 1)
                     }
                     initialized = rows
                 })
