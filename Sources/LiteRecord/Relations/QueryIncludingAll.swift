@@ -85,9 +85,10 @@ public struct QueryIncludingAll<Root: Model, Target: Model>: Sendable {
         guard !groups.isEmpty else { return roots.map { ($0, []) } }
         var result: [(Root, [Target])] = []
         result.reserveCapacity(roots.count)
-        for (index, root) in roots.enumerated() {
+        // Indexes rather than `enumerated()`, whose iterator is not specialized in this generic code.
+        for index in roots.indices {
             let slot = slots.rootSlots[index]
-            result.append((root, slot < 0 ? [] : groups[slot]))
+            result.append((roots[index], slot < 0 ? [] : groups[slot]))
         }
         return result
     }

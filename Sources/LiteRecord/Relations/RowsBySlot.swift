@@ -67,8 +67,14 @@ final class RowsBySlot<Element> {
             groups.append(
                 [Element](unsafeUninitializedCapacity: rows) { buffer, initialized in
                     guard let base = buffer.baseAddress else { return }
-                    for index in 0..<rows {
-                        (base + index).moveInitialize(from: storage + order[start + index], count: 1)
+                    // Rows of one key mostly come one after another: each run is moved at once.
+                    var index = 0
+                    while index < rows {
+                        let first = order[start + index]
+                        var run = 1
+                        while index + run < rows && order[start + index + run] == first + run { run += 1 }
+                        (base + index).moveInitialize(from: storage + first, count: run)
+                        index += run
                     }
                     initialized = rows
                 })
