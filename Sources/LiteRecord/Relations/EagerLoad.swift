@@ -78,54 +78,46 @@ struct EagerLoad: Sendable {
     }
 }
 
-/// The values of a row's key columns: one value (no array to allocate per row), or several.
-enum RelationKey: Hashable {
-    case single(DatabaseValue)
-    case composite([DatabaseValue])
-
-    /// Whether a value is NULL: such a key relates to nothing.
-    var hasNull: Bool {
-        switch self {
-        case .single(let value): value == .null
-        case .composite(let values): values.contains(.null)
-        }
-    }
-
-    /// The values, in key order.
-    var values: [DatabaseValue] {
-        switch self {
-        case .single(let value): [value]
-        case .composite(let values): values
-        }
-    }
-}
-
 extension Connection {
-    /// Decodes the models an SQL query returns, each with the values of some of its columns.
+    /// Decodes the models an SQL query returns, and the values of some of their columns.
+    ///
+    /// One loop in one call, not a closure per row: in this code, generic over the model, each
+    /// call would look up the type metadata of the arrays it appends to again.
     func fetchModelsWithKeys<M: Model>(
         _ type: M.Type, table: TableSchema, sql: SQL, keyColumns: [String]
-    ) throws -> [(model: M, key: RelationKey)] {
+    ) throws -> (models: [M], keys: RowKeys) {
         try withStatement(sql) { statement in
-            let positions = try keyColumns.map { column in
-                guard let position = statement.columnIndex(named: column) else {
-                    throw SchemaError(
-                        "the rows of \(table.tableName) have no column \(column) to relate them by")
-                }
-                return position
-            }
+            let columns = try statement.positions(ofKeyColumns: keyColumns, table: table)
             let session = RowDecodingSession(
                 source: statement, decoder: table.rowDecoder(dateStorage: configuration.dateStorage),
                 type: M.self)
-            var results: [(model: M, key: RelationKey)] = []
+            var models: [M] = []
+            var keys = RowKeys()
+            while try statement.step() {
+                models.append(try session.decodeRow(M.self))
+                try keys.append(from: statement, columns: columns)
+            }
+            return (models, keys)
+        }
+    }
+
+    /// Decodes the related rows an SQL query returns into one array per slot of their key.
+    func fetchModelsBySlot<M: Model>(
+        _ type: M.Type, table: TableSchema, sql: SQL, keyColumns: [String], slots: KeySlots
+    ) throws -> [[M]] {
+        try withStatement(sql) { statement in
+            let columns = try statement.positions(ofKeyColumns: keyColumns, table: table)
+            let session = RowDecodingSession(
+                source: statement, decoder: table.rowDecoder(dateStorage: configuration.dateStorage),
+                type: M.self)
+            let rows = RowsBySlot<M>()
             while try statement.step() {
                 let model = try session.decodeRow(M.self)
-                let key: RelationKey =
-                    positions.count == 1
-                    ? .single(try statement.value(at: positions[0]))
-                    : .composite(try positions.map { try statement.value(at: $0) })
-                results.append((model, key))
+                if let slot = try slots.slot(ofRowIn: statement, columns: columns) {
+                    rows.append(model, slot: slot)
+                }
             }
-            return results
+            return rows.take(slotCount: slots.count)
         }
     }
 
@@ -148,6 +140,20 @@ extension Connection {
             guard !missing.isEmpty else { throw error }
             for table in missing { authorizer?.recordRead(of: table.tableName) }
             return []
+        }
+    }
+}
+
+extension Statement {
+    /// The positions of the columns holding the key rows are related by.
+    ///
+    /// - Throws: ``SchemaError`` when the statement has no such column.
+    func positions(ofKeyColumns names: [String], table: TableSchema) throws -> [Int] {
+        try names.map { column in
+            guard let position = columnIndex(named: column) else {
+                throw SchemaError("the rows of \(table.tableName) have no column \(column) to relate them by")
+            }
+            return position
         }
     }
 }

@@ -19,19 +19,31 @@ enum KeyList {
         return "(\(list)) IN (SELECT \(members) FROM json_each(\(keys)))"
     }
 
+    /// The JSON array of integer keys: `[1,2,3]`.
+    static func json(_ keys: [Int64]) -> String {
+        var text = "["
+        text.reserveCapacity(keys.count * 8 + 2)
+        for (index, key) in keys.enumerated() {
+            if index > 0 { text += "," }
+            text += String(key)
+        }
+        return text + "]"
+    }
+
     /// The JSON array of the keys: `[1,2,3]`, or `[[1,"a"],[2,"b"]]` for a composite key.
     ///
     /// - Throws: ``SchemaError`` for a key JSON cannot carry exactly: a BLOB, or a number
     ///   that is not finite.
-    static func json(_ keys: [[DatabaseValue]]) throws -> String {
+    static func json(_ keys: [RelationKey]) throws -> String {
         var text = "["
         for (index, key) in keys.enumerated() {
             if index > 0 { text += "," }
-            if key.count == 1 {
-                try append(key[0], to: &text)
-            } else {
+            switch key {
+            case .single(let value):
+                try append(value, to: &text)
+            case .composite(let values):
                 text += "["
-                for (position, value) in key.enumerated() {
+                for (position, value) in values.enumerated() {
                     if position > 0 { text += "," }
                     try append(value, to: &text)
                 }

@@ -48,12 +48,61 @@ extension Query {
         all target: Target.Type, through junction: Junction.Type,
         _ children: (Query<Target>) -> Query<Target> = { $0 }
     ) -> QueryIncludingAll<M, Target> {
-        let usage = "including(all: \(Target.self).self, through: \(Junction.self).self)"
+        includingThrough(
+            Junction.self, keys: nil, children,
+            usage: "including(all: \(Target.self).self, through: \(Junction.self).self)")
+    }
+
+    /// Fetches each model with all the rows of another model related through a junction model,
+    /// naming the junction's two foreign keys: needed when the junction has several keys to one
+    /// table, as a friendship between two users has.
+    ///
+    /// ```swift
+    /// struct Friendship: Model {
+    ///     var id: Int64?; var userID: Int64; var friendID: Int64
+    ///     static let schema = Schema<Friendship>(table: "friendships")
+    ///         .foreignKey(\.userID, references: User.self).foreignKey(\.friendID, references: User.self)
+    /// }
+    /// let friends = try db.query(User.self)
+    ///     .including(all: User.self, through: Friendship.self, via: \.userID, to: \.friendID).fetchAll()
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - target: The related model.
+    ///   - junction: The model whose rows pair the two.
+    ///   - rootKey: The junction's foreign key to this query's model: `\.userID`.
+    ///   - targetKey: The junction's foreign key to `target`: `\.friendID`.
+    ///   - children: Narrows (`where`) and sorts (`order`) the related rows.
+    /// - Returns: A query of `[(M, [Target])]`: each root with the targets its junction rows name
+    ///   in `targetKey` when they name the root in `rootKey` (one direction; pairs stored once are
+    ///   not read backwards).
+    public func including<Target: Model, Junction: Model>(
+        all target: Target.Type, through junction: Junction.Type, via rootKey: PartialKeyPath<Junction>,
+        to targetKey: PartialKeyPath<Junction>, _ children: (Query<Target>) -> Query<Target> = { $0 }
+    ) -> QueryIncludingAll<M, Target> {
+        includingThrough(
+            Junction.self, keys: (PropertyReference(rootKey), PropertyReference(targetKey)), children,
+            usage: "including(all: \(Target.self).self, through: \(Junction.self).self, via:to:)")
+    }
+
+    private func includingThrough<Target: Model, Junction: Model>(
+        _ junction: Junction.Type, keys: (root: PropertyReference, target: PropertyReference)?,
+        _ children: (Query<Target>) -> Query<Target>, usage: String
+    ) -> QueryIncludingAll<M, Target> {
+        // With two keys to one table, the junction's key to the root and its key to the target
+        // must both be named: the message says how, with the junction's own key names.
+        let fix: ([String]) -> String = { names in
+            let others = names.count > 1 ? names[1] : names[0]
+            return "name the junction's key to \(M.self) and its key to \(Target.self): "
+                + ".including(all: \(Target.self).self, through: \(Junction.self).self, via: \\.\(names[0]), "
+                + "to: \\.\(others))"
+        }
         let load = Result {
             let first = try Relation.resolve(
-                M.self, Junction.self, preferring: .rootIsParent, via: nil, usage: usage)
+                M.self, Junction.self, preferring: .rootIsParent, via: keys?.root, usage: usage, fix: fix)
             let second = try Relation.resolve(
-                Junction.self, Target.self, preferring: .rootIsChild, via: nil, usage: usage)
+                Junction.self, Target.self, preferring: .rootIsChild, via: keys?.target, usage: usage,
+                fix: fix)
             return EagerLoad(path: .through(first: first, second: second)) { connection in
                 _ = try connection.table(for: Junction.self)
                 _ = try connection.table(for: Target.self)

@@ -56,35 +56,41 @@ public struct QueryIncludingAll<Root: Model, Target: Model>: Sendable {
         return try root.context.withReader(preparing: Root.self) { connection in
             if !connection.isReadOnly && !connection.isQueryOnly { try load.prepareTables(connection) }
             return try connection.inOneSnapshot {
-                let roots = try connection.readingModelTable(Root.self) { table in
+                let roots: (models: [Root], keys: RowKeys)? = try connection.readingModelTable(Root.self) {
+                    table in
                     try connection.fetchModelsWithKeys(
                         Root.self, table: table, sql: root.selectSQL("*", table: table),
                         keyColumns: load.rootColumns)
                 }
-                return try attach(to: roots, load: load, on: connection)
+                guard let roots else { return [] }
+                return try attach(to: roots.models, slots: KeySlots(roots.keys), load: load, on: connection)
             }
         }
     }
 
-    /// The related rows of each root, fetched in one statement.
+    /// The related rows of each root, fetched in one statement and gathered by their key's
+    /// slot as they are decoded.
     private func attach(
-        to roots: [(model: Root, key: RelationKey)], load: EagerLoad, on connection: Connection
+        to roots: [Root], slots: KeySlots, load: EagerLoad, on connection: Connection
     ) throws -> [(Root, [Target])] {
-        // Each distinct key once, in root order; a NULL key relates to nothing.
-        var seen = Set<RelationKey>()
-        let keys = roots.map(\.key).filter { !$0.hasNull && seen.insert($0).inserted }
-        guard !keys.isEmpty else { return roots.map { ($0.model, []) } }
+        guard slots.count > 0 else { return roots.map { ($0, []) } }
         let (sql, keyColumns) = load.targetSQL(
-            keys: try KeyList.json(keys.map(\.values)), conditions: children.conditions,
-            orderClause: children.orderClause()
-        )
+            keys: slots.json, conditions: children.conditions, orderClause: children.orderClause())
         let table = try TableSchemaCache.schema(for: Target.self)
-        let targets = try connection.readingRelatedTables(load.tables) {
-            try connection.fetchModelsWithKeys(Target.self, table: table, sql: sql, keyColumns: keyColumns)
+        let groups: [[Target]] = try connection.readingRelatedTables(load.tables) {
+            try connection.fetchModelsBySlot(
+                Target.self, table: table, sql: sql, keyColumns: keyColumns, slots: slots)
         }
-        var byKey: [RelationKey: [Target]] = [:]
-        for (model, key) in targets { byKey[key, default: []].append(model) }
-        return roots.map { ($0.model, byKey[$0.key] ?? []) }
+        // A related table that does not exist yet (a reader) gives no groups at all.
+        guard !groups.isEmpty else { return roots.map { ($0, []) } }
+        var result: [(Root, [Target])] = []
+        result.reserveCapacity(roots.count)
+        // Indexes rather than `enumerated()`, whose iterator is not specialized in this generic code.
+        for index in roots.indices {
+            let slot = slots.rootSlots[index]
+            result.append((roots[index], slot < 0 ? [] : groups[slot]))
+        }
+        return result
     }
 
     /// The children closure narrows and sorts; a limit, offset, `distinct` or grouping would

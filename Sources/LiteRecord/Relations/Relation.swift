@@ -25,11 +25,13 @@ struct Relation: Sendable {
     ///   - via: The foreign key property that names the relation; it belongs to the child on
     ///     the preferred side (the target for `.rootIsParent`, the root for `.rootIsChild`).
     ///   - usage: What the caller wrote, to show in messages (`including(all: Book.self)`).
+    ///   - fix: What to write when several foreign keys could serve, given their property names;
+    ///     `via: \.first` by default.
     /// - Throws: ``SchemaError`` naming both types and what to write, when no foreign key
     ///   relates them, or several do and `via` does not say which.
     static func resolve<Root: Model, Target: Model>(
         _ root: Root.Type, _ target: Target.Type, preferring preference: Preference, via: PropertyReference?,
-        usage: String
+        usage: String, fix: (([String]) -> String)? = nil
     ) throws -> Relation {
         let rootTable = try TableSchemaCache.schema(for: Root.self)
         let targetTable = try TableSchemaCache.schema(for: Target.self)
@@ -67,7 +69,8 @@ struct Relation: Sendable {
             throw SchemaError(
                 "the relation between \(rootTable.typeName) and \(targetTable.typeName) for \(usage) is "
                     + "ambiguous: \(holder) has \(candidates.count) foreign keys to the other model "
-                    + "(\(keys.joined(separator: ", "))); name one with via:, e.g. via: \\.\(keys[0])")
+                    + "(\(keys.joined(separator: ", "))); \(fix?(keys) ?? "name one with via:, e.g. via: \\.\(keys[0])")"
+            )
         }
         let rootIsParent = preferred.isEmpty ? preference != .rootIsParent : preference == .rootIsParent
         return try relation(key, rootIsParent: rootIsParent, root: rootTable, target: targetTable)

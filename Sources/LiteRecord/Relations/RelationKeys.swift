@@ -1,0 +1,131 @@
+import CSQLite
+
+/// The values of a row's key columns: one value (no array to allocate per row), or several.
+enum RelationKey: Hashable {
+    case single(DatabaseValue)
+    case composite([DatabaseValue])
+
+    /// The key of a statement's current row; `nil` when a value is NULL: such a key relates
+    /// to nothing.
+    init?(_ statement: Statement, columns: [Int]) throws {
+        if columns.count == 1 {
+            let value = try statement.value(at: columns[0])
+            guard value != .null else { return nil }
+            self = .single(value)
+        } else {
+            let values = try columns.map { try statement.value(at: $0) }
+            guard !values.contains(.null) else { return nil }
+            self = .composite(values)
+        }
+    }
+}
+
+/// The keys of the rows an eager load read, one per row (`nil` for a key with a NULL).
+///
+/// While every key is one INTEGER column, as almost every foreign key is, they are kept as
+/// plain integers: no boxing into ``DatabaseValue`` and integer hashing when rows are grouped.
+/// The first other key turns them all into ``RelationKey``s.
+struct RowKeys {
+    private(set) var integers: [Int64?] = []
+    /// Every key, once one is not a single INTEGER.
+    private(set) var general: [RelationKey?]?
+
+    /// Appends the key of the statement's current row.
+    @inline(__always)
+    mutating func append(from statement: Statement, columns: [Int]) throws {
+        if general == nil && columns.count == 1 {
+            switch statement.storageClass(at: columns[0]) {
+            case SQLITE_INTEGER:
+                integers.append(statement.int64(at: columns[0]))
+                return
+            case SQLITE_NULL:
+                integers.append(nil)
+                return
+            default:
+                break
+            }
+        }
+        if general == nil {
+            general = integers.map { integer in integer.map { .single(.integer($0)) } }
+            integers = []
+        }
+        general?.append(try RelationKey(statement, columns: columns))
+    }
+}
+
+/// The distinct keys of the roots, each with a slot that gathers its related rows, and the
+/// slot of a related row found from its key columns.
+///
+/// Not generic, so that finding a row's slot runs specialized code (integer keys hash as
+/// integers) while the loop over the rows is generic over the model.
+struct KeySlots {
+    /// Per root, the slot of its key; `-1` for a key that relates to nothing.
+    let rootSlots: [Int]
+    /// The number of distinct keys.
+    let count: Int
+    /// The distinct keys in root order, as the JSON array bound to the related rows' query.
+    let json: String
+    private let integerSlots: [Int64: Int]
+    private let generalSlots: [RelationKey: Int]
+    private let isIntegral: Bool
+
+    /// The slots of the roots' keys.
+    ///
+    /// - Throws: ``SchemaError`` for a key JSON cannot carry exactly.
+    init(_ keys: RowKeys) throws {
+        if let general = keys.general {
+            let slots = Self.slots(general)
+            rootSlots = slots.rootSlots
+            count = slots.distinct.count
+            json = try KeyList.json(slots.distinct)
+            integerSlots = [:]
+            generalSlots = slots.slotOfKey
+            isIntegral = false
+        } else {
+            let slots = Self.slots(keys.integers)
+            rootSlots = slots.rootSlots
+            count = slots.distinct.count
+            json = KeyList.json(slots.distinct)
+            integerSlots = slots.slotOfKey
+            generalSlots = [:]
+            isIntegral = true
+        }
+    }
+
+    /// The slot of the key of a statement's current row, `nil` when no root has that key.
+    @inline(__always)
+    func slot(ofRowIn statement: Statement, columns: [Int]) throws -> Int? {
+        if isIntegral {
+            // A key of another storage class equals no integer key.
+            let column = columns[0]
+            guard statement.storageClass(at: column) == SQLITE_INTEGER else { return nil }
+            return integerSlots[statement.int64(at: column)]
+        }
+        guard let key = try RelationKey(statement, columns: columns) else { return nil }
+        return generalSlots[key]
+    }
+
+    private static func slots<Key: Hashable>(_ keys: [Key?]) -> (
+        rootSlots: [Int], distinct: [Key], slotOfKey: [Key: Int]
+    ) {
+        var rootSlots: [Int] = []
+        var distinct: [Key] = []
+        var slotOfKey: [Key: Int] = [:]
+        rootSlots.reserveCapacity(keys.count)
+        slotOfKey.reserveCapacity(keys.count)
+        for key in keys {
+            guard let key else {
+                rootSlots.append(-1)
+                continue
+            }
+            if let slot = slotOfKey[key] {
+                rootSlots.append(slot)
+            } else {
+                slotOfKey[key] = distinct.count
+                rootSlots.append(distinct.count)
+                distinct.append(key)
+            }
+        }
+        return (rootSlots, distinct, slotOfKey)
+    }
+}
