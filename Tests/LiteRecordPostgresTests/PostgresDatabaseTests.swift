@@ -26,18 +26,18 @@ struct PostgresDatabaseTests {
 
     @Test func cancellingTheTaskCancelsTheStatement() async throws {
         let database = try PostgresTestServer.freshDatabase()
-        let started = ContinuousClock.now
         let task = Task {
-            try await database.read { tx in _ = try tx.execute(sql: "SELECT pg_sleep(30)") }
+            try await database.read { tx in _ = try tx.execute(sql: "SELECT pg_sleep(300)") }
         }
         try await Task.sleep(for: .milliseconds(300))
         task.cancel()
         await #expect {
             _ = try await task.value
         } throws: { error in
+            // Cancelled on the server (57014), or before the statement started: no time is
+            // asserted, but a statement that ran its 300 s would fail the run's time budget.
             (error as? DatabaseError)?.resultCode == .interrupt || error is CancellationError
         }
-        #expect(ContinuousClock.now - started < .seconds(10))
         // The connection is usable again.
         #expect(try database.fetchOne(Int.self, sql: "SELECT \(41) + 1") == 42)
     }
