@@ -116,3 +116,21 @@ final class PreparedTables: @unchecked Sendable {
         lock.unlock()
     }
 }
+
+extension PostgresDatabase {
+    /// Inserts models in one transaction: all of them, or none when one fails.
+    ///
+    /// - Parameter models: The models.
+    /// - Returns: The models as inserted, with their generated keys set.
+    /// - Throws: As ``PostgresContext/insert(_:)-(inout M)``; the transaction is rolled back.
+    @discardableResult
+    public func insert<M: Model, S: Sequence<M>>(contentsOf models: S) throws -> [M] {
+        try transaction { tx in
+            try models.map { model in
+                var copy = model
+                try tx.insert(&copy)
+                return copy
+            }
+        }
+    }
+}

@@ -87,6 +87,21 @@ struct PostgresDatabaseTests {
         #expect(columns == ["id", "label", "weight", "added"])
     }
 
+    @Test func insertContentsOfIsAllOrNothing() throws {
+        let database = try PostgresTestServer.freshDatabase()
+        var generator = SplitMix64(state: 9)
+        let first = ParityRecord.random(1, using: &generator)
+        var clash = ParityRecord.random(2, using: &generator)
+        clash.name = first.name
+        expectError(.constraintUnique) {
+            try database.insert(contentsOf: [first, ParityRecord.random(3, using: &generator), clash])
+        }
+        #expect(try database.query(ParityRecord.self).count() == 0)
+        let inserted = try database.insert(contentsOf: [first, ParityRecord.random(4, using: &generator)])
+        #expect(inserted.allSatisfy { $0.id != nil })
+        #expect(try database.query(ParityRecord.self).order { $0.id.ascending }.fetchAll() == inserted)
+    }
+
     @Test func asyncQueriesAndManyTasksOnASmallPool() async throws {
         var configuration = PostgresConfiguration()
         configuration.maximumConnections = 3
