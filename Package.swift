@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .library(name: "LiteRecord", targets: ["LiteRecord"]),
         .executable(name: "literecord", targets: ["literecord"]),
+        // PostgreSQL: its own product, so a user of LiteRecord alone never links libpq.
+        .library(name: "LiteRecordPostgres", targets: ["LiteRecordPostgres"]),
     ],
     targets: [
         .systemLibrary(
@@ -55,6 +57,23 @@ let package = Package(
             // where the tests find them.
             dependencies: ["LiteRecord", "CSQLite", "LiteRecordTestHelper", "LiteRecordCLI", "literecord"],
             path: "Tests/LiteRecordTests"
+        ),
+        // PostgreSQL backend (the same models and queries through libpq); see README "PostgreSQL".
+        .systemLibrary(
+            name: "CLibPQ",
+            path: "Sources/CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
+        ),
+        .target(
+            name: "LiteRecordPostgres",
+            dependencies: ["LiteRecord", "CLibPQ"],
+            path: "Sources/LiteRecordPostgres"
+        ),
+        .testTarget(
+            name: "LiteRecordPostgresTests",
+            dependencies: ["LiteRecordPostgres", "LiteRecord"],
+            path: "Tests/LiteRecordPostgresTests"
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -17,6 +17,8 @@ enum QueryTarget: @unchecked Sendable {
     /// A transaction's or read's connection (or another context that is not `Sendable`): only
     /// the thread that built the query, inside that closure.
     case confined(any DatabaseContext, thread: UInt)
+    /// No SQLite context: a query another backend builds and runs itself (see `SQLDialect`).
+    case detached
 
     init(_ context: any DatabaseContext) {
         if let database = context as? Database {
@@ -40,6 +42,10 @@ enum QueryTarget: @unchecked Sendable {
         switch self {
         case .database(let database):
             return database
+        case .detached:
+            throw DatabaseError(
+                resultCode: .misuse,
+                message: "this query was built for another backend (PostgreSQL) and runs only there")
         case .confined(let context, let thread):
             guard thread == ThreadIdentity.current else {
                 throw DatabaseError(

@@ -42,12 +42,12 @@ extension Column where Value: Encodable {
 
     /// Equal, NULL-safe: matches NULL when `value` is `nil`.
     public static func == (lhs: Column, rhs: Value) -> Condition {
-        lhs.compare(lhs.isNullable ? "IS" : "=", rhs)
+        lhs.compare(lhs.isNullable ? SQLDialect.current.nullSafeEqual : "=", rhs)
     }
 
     /// Not equal, NULL-safe: an optional column holding NULL is not equal to a value.
     public static func != (lhs: Column, rhs: Value) -> Condition {
-        lhs.compare(lhs.isNullable ? "IS NOT" : "<>", rhs)
+        lhs.compare(lhs.isNullable ? SQLDialect.current.nullSafeNotEqual : "<>", rhs)
     }
 
     /// Whether the value is one of `values`: `$0.score.in([1, 2, 3])`.
@@ -63,7 +63,9 @@ extension Column where Value: Encodable {
             conversionError = conversionError ?? problem
             candidates.append(stored)
         }
-        guard !candidates.isEmpty else { return Condition("0", error: error) }
+        guard !candidates.isEmpty else {
+            return Condition(SQL(SQLDialect.current.falseCondition), error: error)
+        }
         let hasNull = candidates.contains(.null)
         let nonNull = candidates.filter { !$0.isNull }
         var parts: [SQL] = []
@@ -164,9 +166,13 @@ extension Column where Value: Comparable {
 
 extension Column where Value: Equatable {
     /// Equal, NULL-safe, by exact bytes: `$0.home == $0.away`.
-    public static func == (lhs: Column, rhs: Column) -> Condition { lhs.compare("IS", rhs) }
+    public static func == (lhs: Column, rhs: Column) -> Condition {
+        lhs.compare(SQLDialect.current.nullSafeEqual, rhs)
+    }
     /// Not equal, NULL-safe.
-    public static func != (lhs: Column, rhs: Column) -> Condition { lhs.compare("IS NOT", rhs) }
+    public static func != (lhs: Column, rhs: Column) -> Condition {
+        lhs.compare(SQLDialect.current.nullSafeNotEqual, rhs)
+    }
 }
 
 extension Column where Value: OptionalProtocol, Value.Wrapped: Comparable {
@@ -224,16 +230,20 @@ extension Column where Value: OptionalProtocol, Value.Wrapped: Comparable {
 
 extension Column where Value: OptionalProtocol, Value.Wrapped: Equatable {
     /// Equal, NULL-safe, as Swift compares `level == bonus` with `bonus` optional.
-    public static func == (lhs: Column, rhs: Column<Value.Wrapped>) -> Condition { lhs.compare("IS", rhs) }
+    public static func == (lhs: Column, rhs: Column<Value.Wrapped>) -> Condition {
+        lhs.compare(SQLDialect.current.nullSafeEqual, rhs)
+    }
     /// Not equal, NULL-safe.
     public static func != (lhs: Column, rhs: Column<Value.Wrapped>) -> Condition {
-        lhs.compare("IS NOT", rhs)
+        lhs.compare(SQLDialect.current.nullSafeNotEqual, rhs)
     }
     /// Equal, NULL-safe.
-    public static func == (lhs: Column<Value.Wrapped>, rhs: Column) -> Condition { lhs.compare("IS", rhs) }
+    public static func == (lhs: Column<Value.Wrapped>, rhs: Column) -> Condition {
+        lhs.compare(SQLDialect.current.nullSafeEqual, rhs)
+    }
     /// Not equal, NULL-safe.
     public static func != (lhs: Column<Value.Wrapped>, rhs: Column) -> Condition {
-        lhs.compare("IS NOT", rhs)
+        lhs.compare(SQLDialect.current.nullSafeNotEqual, rhs)
     }
 }
 

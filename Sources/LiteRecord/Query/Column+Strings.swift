@@ -30,7 +30,7 @@ extension Column {
 
     fileprivate func containsCondition(_ other: String, guardingNull: Bool) -> Condition {
         // Foundation's `contains("")` is false (instr() finds the empty text everywhere).
-        guard !other.isEmpty else { return Condition("0", error: error) }
+        guard !other.isEmpty else { return Condition(SQL(SQLDialect.current.falseCondition), error: error) }
         return textPredicate(other, guardingNull: guardingNull) { column, value in
             "instr(CAST(\(column) AS BLOB), CAST(\(value) AS BLOB)) > 0"
         }
@@ -51,7 +51,7 @@ extension Column {
     }
 
     fileprivate func caseInsensitiveContainsCondition(_ other: String, guardingNull: Bool) -> Condition {
-        guard !other.isEmpty else { return Condition("0", error: error) }
+        guard !other.isEmpty else { return Condition(SQL(SQLDialect.current.falseCondition), error: error) }
         return textPredicate(other, guardingNull: guardingNull) { column, value in
             "instr(lower(\(column)), lower(\(value))) > 0"
         }

@@ -114,8 +114,39 @@ public struct Column<Value>: Sendable {
         }
         let path = basePath + names.map { "." + JSONPathText.quote($0) }.joined()
         return Column<Member>(
-            sql: "(\(SQL(SQL.quoteIdentifier(column))) ->> \(path))", columnName: nil, isNullable: true,
+            sql: SQLDialect.current.jsonMember(
+                column: column, path: path, keys: jsonKeys(base: basePath, adding: names),
+                memberType: Member.self),
+            columnName: nil, isNullable: true,
             isJSON: false, collation: nil, dateStorage: .text, jsonPath: (column, path), error: nil)
+    }
+
+    /// The member names of a JSON path: those of `base` (SQLite path text as ``JSONPathText``
+    /// writes it, `$."a"."b"`) followed by `names`; other backends address members by them.
+    func jsonKeys(base: String, adding names: [String]) -> [String] {
+        var keys: [String] = []
+        var current = ""
+        var inName = false
+        var escaped = false
+        for character in base {
+            if !inName {
+                if character == "\"" { inName = true }
+                continue
+            }
+            if escaped {
+                current.append(character)
+                escaped = false
+            } else if character == "\\" {
+                escaped = true
+            } else if character == "\"" {
+                keys.append(current)
+                current = ""
+                inName = false
+            } else {
+                current.append(character)
+            }
+        }
+        return keys + names
     }
 
     /// The stored form of a Swift value compared with this column.

@@ -118,7 +118,7 @@ extension Query {
                 copy.conditions.append(Self.after(cursorValues: row, keys: keys))
             }
         } catch {
-            copy.conditions.append(Condition("0", error: error))
+            copy.conditions.append(Condition(SQL(SQLDialect.current.falseCondition), error: error))
         }
         return copy
     }
@@ -178,7 +178,9 @@ extension Query {
         for key in keys.reversed() {
             // A column the encoder left out (a nil optional) holds NULL.
             let value = row.columns.firstIndex(of: key.columnName).map { row.values[$0] } ?? .null
-            let same = value.isNull ? Condition("(\(key.sql) IS NULL)") : key.compare("IS", value)
+            let same =
+                value.isNull
+                ? Condition("(\(key.sql) IS NULL)") : key.compare(SQLDialect.current.nullSafeEqual, value)
             let after: Condition?
             if value.isNull {
                 after = key.nullsFirst ? Condition("(\(key.sql) IS NOT NULL)") : nil
@@ -194,6 +196,6 @@ extension Query {
             case (nil, nil): rest = nil
             }
         }
-        return rest ?? Condition("0")
+        return rest ?? Condition(SQL(SQLDialect.current.falseCondition))
     }
 }

@@ -45,6 +45,16 @@ public struct Query<M: Model>: Sendable {
         self.dateStorage = dateStorage
     }
 
+    /// A query of every row of the model's table that runs on no SQLite database: another
+    /// backend builds it, narrows it with the public methods, and runs the SQL it gives
+    /// (`Query+Backend.swift`).
+    ///
+    /// - Parameter dateStorage: How the backend stores dates.
+    package init(backendWithDateStorage dateStorage: DateStorage) {
+        self.target = .detached
+        self.dateStorage = dateStorage
+    }
+
     /// A query of every row of this model's table, run where `other` runs (the rows an
     /// `including` attaches to another query's results).
     init<Other: Model>(sameTargetAs other: Query<Other>) {
@@ -171,7 +181,7 @@ public struct Query<M: Model>: Sendable {
             if let offsetCount { return " LIMIT \(limitCount) OFFSET \(offsetCount)" }
             return " LIMIT \(limitCount)"
         }
-        if let offsetCount { return " LIMIT -1 OFFSET \(offsetCount)" }
+        if let offsetCount { return " LIMIT \(SQL(SQLDialect.current.unboundedLimit)) OFFSET \(offsetCount)" }
         return ""
     }
 

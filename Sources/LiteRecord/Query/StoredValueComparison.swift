@@ -33,6 +33,9 @@ extension Optional: OptionalWrapper {}
 extension Column {
     /// The comparison rule of this column (see ``StoredComparison``).
     var storedComparison: StoredComparison {
+        // PostgreSQL columns hold what LiteRecord wrote in one form (see SQLDialect), so values
+        // compare as stored there.
+        if SQLDialect.current == .postgres { return .plain }
         if jsonPath != nil { return .jsonMember }
         // Expressions (aggregates, arithmetic) keep SQLite's own rules.
         guard columnName != nil else { return .plain }

@@ -112,22 +112,7 @@ extension Connection {
 
     /// Writes SQLite's new rowid into a model's automatic key, when the key is still nil.
     func assignRowID<M: Model>(to model: inout M, table: TableSchema) {
-        guard let key = table.rowIDKey, key.isAutomatic else { return }
-        let rowID = lastInsertRowID
-        withUnsafeMutableBytes(of: &model) { bytes in
-            switch key.storage {
-            case .optionalInt64:
-                if bytes.load(fromByteOffset: key.offset, as: Int64?.self) == nil {
-                    bytes.storeBytes(of: Int64?(rowID), toByteOffset: key.offset, as: Int64?.self)
-                }
-            case .optionalInt:
-                if bytes.load(fromByteOffset: key.offset, as: Int?.self) == nil {
-                    bytes.storeBytes(of: Int?(Int(rowID)), toByteOffset: key.offset, as: Int?.self)
-                }
-            case .int64, .int:
-                break
-            }
-        }
+        table.assign(rowID: lastInsertRowID, to: &model)
     }
 
     /// Whether the model's automatic key is still nil (the row was never inserted).

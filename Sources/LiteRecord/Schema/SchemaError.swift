@@ -6,7 +6,7 @@ public struct SchemaError: Error, Sendable, CustomStringConvertible {
     /// What is wrong, in words.
     public let message: String
 
-    init(_ message: String) {
+    package init(_ message: String) {
         self.message = message
     }
 
@@ -22,7 +22,7 @@ public struct PersistenceError: Error, Sendable, CustomStringConvertible {
     /// Whether no row has the model's primary key (an `update` of a row that does not exist).
     public let isRowNotFound: Bool
 
-    init(_ message: String, table: String, isRowNotFound: Bool = false) {
+    package init(_ message: String, table: String, isRowNotFound: Bool = false) {
         self.message = message
         self.table = table
         self.isRowNotFound = isRowNotFound

@@ -1,0 +1,146 @@
+import Foundation
+
+/// The SQL a backend speaks where it differs from SQLite's: the one seam between LiteRecord's
+/// SQL generation (models, schema, the query language) and another database.
+///
+/// LiteRecord itself speaks ``sqlite`` and its output does not change. The PostgreSQL backend
+/// (product `LiteRecordPostgres`) builds its queries with the same `Query` and `Column` code
+/// while ``current`` is ``postgres``; the few places where the text differs ask ``current``.
+/// Package access only: it is not part of LiteRecord's public API.
+package enum SQLDialect: Sendable, Equatable {
+    case sqlite
+    case postgres
+
+    /// The dialect that query closures and SQL builders are writing for right now.
+    ///
+    /// A task-local value rather than a parameter threaded through every `Column` operator:
+    /// query closures run synchronously inside `where`/`order` and SQL is built synchronously,
+    /// so a backend sets it around those calls (`SQLDialect.$current.withValue(.postgres) {...}`)
+    /// and SQLite's path, which never sets it, reads `.sqlite` and stays byte for byte the same.
+    @TaskLocal package static var current: SQLDialect = .sqlite
+
+    /// NULL-safe equality: `IS` in SQLite, `IS NOT DISTINCT FROM` in PostgreSQL.
+    package var nullSafeEqual: String { self == .sqlite ? "IS" : "IS NOT DISTINCT FROM" }
+
+    /// NULL-safe inequality: `IS NOT` in SQLite, `IS DISTINCT FROM` in PostgreSQL.
+    package var nullSafeNotEqual: String { self == .sqlite ? "IS NOT" : "IS DISTINCT FROM" }
+
+    /// A condition that is always false (`0` in SQLite, which has no boolean type).
+    package var falseCondition: String { self == .sqlite ? "0" : "FALSE" }
+
+    /// `LIMIT` without a bound, for an `OFFSET` alone.
+    package var unboundedLimit: String { self == .sqlite ? "-1" : "ALL" }
+
+    /// The column type for a model column.
+    ///
+    /// PostgreSQL: integers `bigint`, `Bool` `boolean`, floating point `double precision`,
+    /// `Decimal` `numeric`, bytes `bytea`, JSON values `jsonb`, text (dates stored as text
+    /// included, which keeps their full precision) `text COLLATE "C"`, so that text compares by
+    /// bytes as on SQLite, whatever the database's locale.
+    ///
+    /// - Parameters:
+    ///   - declared: The type LiteRecord declares for SQLite.
+    ///   - isJSON: Whether the column holds JSON.
+    ///   - isBoolean: Whether the Swift value is a `Bool`.
+    /// - Returns: The type's SQL text.
+    package func columnType(_ declared: DatabaseColumnType, isJSON: Bool, isBoolean: Bool) -> String {
+        guard self == .postgres else { return declared.rawValue }
+        if isJSON || declared == .json { return "jsonb" }
+        if isBoolean { return "boolean" }
+        switch declared {
+        case .integer: return "bigint"
+        case .real: return "double precision"
+        case .blob: return "bytea"
+        case .numeric: return "numeric"
+        default: return "text COLLATE \"C\""
+        }
+    }
+
+    /// Rewrites the `?` parameters of SQL text to the dialect's placeholders: `$1`, `$2`, ... in
+    /// PostgreSQL. A `?` inside a quoted string or identifier, a comment or a dollar-quoted
+    /// string is left alone. SQLite's text is returned as is.
+    ///
+    /// - Parameter text: SQL text with `?` parameters.
+    /// - Returns: The text with numbered placeholders, and how many there are.
+    package func numberingPlaceholders(in text: String) -> (text: String, count: Int) {
+        guard self == .postgres else { return (text, text.reduce(0) { $0 + ($1 == "?" ? 1 : 0) }) }
+        var output = ""
+        output.reserveCapacity(text.utf8.count + 8)
+        var count = 0
+        var scalars = Array(text.unicodeScalars)[...]
+        while let scalar = scalars.popFirst() {
+            switch scalar {
+            case "?":
+                count += 1
+                output += "$\(count)"
+            case "'", "\"":
+                output.unicodeScalars.append(scalar)
+                while let next = scalars.popFirst() {
+                    output.unicodeScalars.append(next)
+                    if next == scalar { break }  // a doubled quote reopens on the next turn
+                }
+            case "-" where scalars.first == "-":
+                output.unicodeScalars.append(scalar)
+                while let next = scalars.popFirst() {
+                    output.unicodeScalars.append(next)
+                    if next == "\n" { break }
+                }
+            case "$" where scalars.first == "$":
+                // A dollar-quoted string `$$...$$` (tagged forms are rare in generated SQL).
+                output += "$$"
+                scalars.removeFirst()
+                while let next = scalars.popFirst() {
+                    output.unicodeScalars.append(next)
+                    if next == "$", scalars.first == "$" {
+                        scalars.removeFirst()
+                        output += "$"
+                        break
+                    }
+                }
+            default:
+                output.unicodeScalars.append(scalar)
+            }
+        }
+        return (output, count)
+    }
+
+    /// A value inside a JSON column, read as the member's Swift type compares: numbers as
+    /// numbers, booleans as booleans, everything else as text. SQLite reads it with
+    /// `->> '$.path'`; PostgreSQL with `#>>` and a bound path of keys, cast by the member type.
+    ///
+    /// - Parameters:
+    ///   - column: The JSON column's name.
+    ///   - path: SQLite's JSON path text, bound as is.
+    ///   - keys: The member names along the path.
+    ///   - memberType: The Swift type of the member.
+    /// - Returns: The expression.
+    package func jsonMember(column: String, path: String, keys: [String], memberType: Any.Type) -> SQL {
+        let quoted = SQL(SQL.quoteIdentifier(column))
+        guard self == .postgres else { return "(\(quoted) ->> \(path))" }
+        let arrayLiteral =
+            "{"
+            + keys.map {
+                "\""
+                    + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(
+                        of: "\"", with: "\\\"")
+                    + "\""
+            }.joined(separator: ",") + "}"
+        let base: SQL = "(\(quoted) #>> \(arrayLiteral)::text[])"
+        switch SQLDialect.comparisonKind(of: memberType) {
+        case .number: return "(\(base)::numeric)"
+        case .boolean: return "(\(base)::boolean)"
+        case .text: return base
+        }
+    }
+
+    private enum ComparisonKind { case number, boolean, text }
+
+    private static func comparisonKind(of type: Any.Type) -> ComparisonKind {
+        let type = (type as? any OptionalWrapper.Type)?.wrappedType ?? type
+        if type == Bool.self { return .boolean }
+        if type is any BinaryInteger.Type || type is any BinaryFloatingPoint.Type || type == Decimal.self {
+            return .number
+        }
+        return .text
+    }
+}

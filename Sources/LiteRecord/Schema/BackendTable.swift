@@ -1,0 +1,151 @@
+import Foundation
+
+/// A model's table as another backend (LiteRecordPostgres) sees it: the columns, keys and
+/// indexes LiteRecord read from the type and its ``Schema``, and the model's row encoder and
+/// decoder, so that a backend maps models exactly as SQLite's path does, with no second
+/// `Codable` implementation. Package access: not part of LiteRecord's public API.
+package struct BackendTable: Sendable {
+    /// One column of the table.
+    package struct Column: Sendable {
+        package let name: String
+        /// The type LiteRecord declares for it in SQLite.
+        package let declaredType: DatabaseColumnType
+        package let isOptional: Bool
+        /// Whether the value is stored as JSON (arrays, dictionaries, nested structs).
+        package let isJSON: Bool
+        /// Whether the Swift value is a `Bool` (SQLite stores it as an integer).
+        package let isBoolean: Bool
+        /// The schema's default value, if any.
+        package let defaultValue: DatabaseValue?
+    }
+
+    let schema: TableSchema
+    package let name: String
+    package let columns: [Column]
+    package let primaryKey: [String]
+    /// The integer key the database assigns when the model's key is nil, if any.
+    package let automaticKeyColumn: String?
+    package let uniques: [[String]]
+    package let indexes: [[String]]
+    /// Whether the schema declares what this backend cannot keep yet (foreign keys, full-text
+    /// search), with the reason.
+    package let unsupportedFeature: String?
+
+    /// The table of a model type, resolved once per type.
+    ///
+    /// - Parameter type: The model type.
+    /// - Throws: ``SchemaError`` for a model that cannot be mapped.
+    package init<M: Model>(for type: M.Type) throws {
+        let schema = try TableSchemaCache.schema(for: M.self)
+        self.schema = schema
+        name = schema.tableName
+        columns = schema.columns.map {
+            Column(
+                name: $0.name, declaredType: $0.declaredType, isOptional: $0.isOptional, isJSON: $0.isJSON,
+                isBoolean: $0.swiftTypeName == "Bool" || $0.swiftTypeName == "Optional<Bool>",
+                defaultValue: $0.defaultValue)
+        }
+        primaryKey = schema.primaryKey
+        automaticKeyColumn = schema.rowIDKey.flatMap { $0.isAutomatic ? $0.column : nil }
+        uniques = schema.uniques
+        indexes = schema.indexes
+        if !schema.foreignKeys.isEmpty {
+            unsupportedFeature = "foreign keys"
+        } else if schema.fullTextIndex != nil {
+            unsupportedFeature = "full-text search"
+        } else {
+            unsupportedFeature = nil
+        }
+    }
+
+    /// Encodes a model as LiteRecord stores it: column names and values, in the encoder's order.
+    ///
+    /// - Parameters:
+    ///   - model: The model.
+    ///   - dateStorage: How dates are stored.
+    /// - Returns: The encoded row.
+    /// - Throws: `EncodingError` or ``ValueConversionError`` for a value that cannot be stored.
+    package func encode<M: Model>(_ model: M, dateStorage: DateStorage) throws -> EncodedRow {
+        try schema.rowEncoder(dateStorage: dateStorage).encode(model, expecting: schema.statements.columns)
+            .row
+    }
+
+    /// Decodes a model from a row, with LiteRecord's decoder (the same checks and errors).
+    ///
+    /// - Parameters:
+    ///   - type: The model type.
+    ///   - row: The row.
+    ///   - dateStorage: How dates are stored.
+    /// - Returns: The model.
+    /// - Throws: ``RowDecodingError``.
+    package func decode<M: Model>(_ type: M.Type, from row: Row, dateStorage: DateStorage) throws -> M {
+        try schema.rowDecoder(dateStorage: dateStorage).decode(M.self, from: row)
+    }
+
+    /// The decoder of this model's rows (decode many rows with one).
+    ///
+    /// - Parameter dateStorage: How dates are stored.
+    /// - Returns: The decoder.
+    package func rowDecoder(dateStorage: DateStorage) -> RowDecoder {
+        schema.rowDecoder(dateStorage: dateStorage)
+    }
+
+    /// Writes a key the database generated into the model's automatic key, when it is still nil.
+    ///
+    /// - Parameters:
+    ///   - key: The generated key.
+    ///   - model: The model.
+    package func assignGeneratedKey<M: Model>(_ key: Int64, to model: inout M) {
+        schema.assign(rowID: key, to: &model)
+    }
+
+    /// Whether the model's automatic key is nil (the database is to choose it).
+    ///
+    /// - Parameter model: The model.
+    /// - Returns: Whether the key is nil; `false` for models without an automatic key.
+    package func hasNoGeneratedKey<M: Model>(_ model: M) -> Bool {
+        guard let key = schema.rowIDKey, key.isAutomatic else { return false }
+        return withUnsafeBytes(of: model) { bytes in
+            switch key.storage {
+            case .optionalInt64: bytes.load(fromByteOffset: key.offset, as: Int64?.self) == nil
+            case .optionalInt: bytes.load(fromByteOffset: key.offset, as: Int?.self) == nil
+            case .int64, .int: false
+            }
+        }
+    }
+}
+
+extension TableSchema {
+    /// Writes a rowid into a model's automatic key, when the key is still nil.
+    func assign<M: Model>(rowID: Int64, to model: inout M) {
+        guard let key = rowIDKey, key.isAutomatic else { return }
+        withUnsafeMutableBytes(of: &model) { bytes in
+            switch key.storage {
+            case .optionalInt64:
+                if bytes.load(fromByteOffset: key.offset, as: Int64?.self) == nil {
+                    bytes.storeBytes(of: Int64?(rowID), toByteOffset: key.offset, as: Int64?.self)
+                }
+            case .optionalInt:
+                if bytes.load(fromByteOffset: key.offset, as: Int?.self) == nil {
+                    bytes.storeBytes(of: Int?(Int(rowID)), toByteOffset: key.offset, as: Int?.self)
+                }
+            case .int64, .int:
+                break
+            }
+        }
+    }
+}
+
+extension Row {
+    /// Rows that share one column list (its name lookup is built once), for another backend's
+    /// results.
+    ///
+    /// - Parameters:
+    ///   - columnNames: The column names.
+    ///   - values: Each row's values, in column order.
+    /// - Returns: The rows.
+    package static func backendRows(columnNames: [String], values: [[DatabaseValue]]) -> [Row] {
+        let columns = RowColumns(names: columnNames)
+        return values.map { Row(columns: columns, values: $0) }
+    }
+}

@@ -1,0 +1,29 @@
+import LiteRecord
+
+/// How a ``PostgresDatabase`` connects and behaves.
+public struct PostgresConfiguration: Sendable {
+    /// The most connections the pool opens; operations beyond it wait for one to be returned.
+    /// Opened lazily, kept open, one per running operation. Default 4.
+    public var maximumConnections = 4
+    /// How `Date` values are stored (default `.text`, which keeps a `Date` exactly; see
+    /// ``LiteRecord/DateStorage``).
+    public var dateStorage: DateStorage = .text
+    /// The isolation level of ``PostgresDatabase/write(_:)`` and
+    /// ``PostgresDatabase/transaction(_:)`` (default `.readCommitted`, PostgreSQL's own default).
+    public var isolation: Isolation = .readCommitted
+
+    /// Creates the default configuration.
+    public init() {}
+
+    /// A PostgreSQL transaction isolation level.
+    ///
+    /// SQLite runs one write transaction at a time, which is serializable. On PostgreSQL
+    /// concurrent transactions run side by side: `.serializable` gives the same guarantee, at
+    /// the price of transactions that fail with ``LiteRecord/ResultCode/busy`` (SQLSTATE 40001)
+    /// and must be run again; LiteRecord does not retry them for you.
+    public enum Isolation: String, Sendable {
+        case readCommitted = "READ COMMITTED"
+        case repeatableRead = "REPEATABLE READ"
+        case serializable = "SERIALIZABLE"
+    }
+}

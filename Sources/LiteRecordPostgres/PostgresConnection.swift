@@ -1,0 +1,204 @@
+import CLibPQ
+import Foundation
+import LiteRecord
+
+/// One connection to a PostgreSQL server (a libpq `PGconn`), used by one thread at a time.
+///
+/// You never create or call one: ``PostgresDatabase`` keeps them in its pool and lends one to
+/// each operation. It is public only because ``PostgresContext`` names it.
+public final class PostgresConnection {
+    let handle: OpaquePointer
+    /// What `PQcancel` needs to stop the statement running on this connection, from any thread.
+    let canceller: PostgresCanceller
+
+    init(url: String) throws {
+        guard let handle = PQconnectdb(url) else {
+            throw DatabaseError(resultCode: .noMemory, message: "libpq could not allocate a connection")
+        }
+        guard PQstatus(handle) == CONNECTION_OK else {
+            let message = String(cString: PQerrorMessage(handle)).trimmingCharacters(
+                in: .whitespacesAndNewlines)
+            PQfinish(handle)
+            throw DatabaseError(
+                resultCode: .cannotOpen, message: "cannot connect to PostgreSQL: \(message)")
+        }
+        self.handle = handle
+        self.canceller = PostgresCanceller(connection: handle)
+        // Text is exchanged as UTF-8 whatever the server's default; dates and numbers have one
+        // spelling (ISO, '.' decimal point) whatever the server's locale settings.
+        _ = PQsetClientEncoding(handle, "UTF8")
+        _ = try execute(
+            SQL("SET datestyle = 'ISO'; SET extra_float_digits = 1; SET standard_conforming_strings = on"))
+    }
+
+    deinit {
+        PQfinish(handle)
+    }
+
+    /// Whether the connection is still usable (a pool drops one that is not).
+    var isHealthy: Bool {
+        PQstatus(handle) == CONNECTION_OK && PQtransactionStatus(handle) == PQTRANS_IDLE
+    }
+
+    /// Whether the open transaction was aborted by a statement that failed in it.
+    var isTransactionAborted: Bool {
+        PQtransactionStatus(handle) == PQTRANS_INERROR
+    }
+
+    /// Runs one statement with its arguments bound as parameters (never spliced into the text)
+    /// and returns its rows.
+    ///
+    /// SQL with several statements and no arguments (a script) runs through the simple-query
+    /// protocol; everything else through `PQexecParams`.
+    ///
+    /// - Parameter sql: The SQL, with `?` parameters.
+    /// - Returns: The rows and the number of rows changed.
+    /// - Throws: ``DatabaseError`` with the SQLSTATE mapped onto a ``ResultCode``.
+    func execute(_ sql: SQL) throws -> PostgresResult {
+        guard sql.arguments.named.isEmpty else {
+            throw DatabaseError(
+                resultCode: .misuse, message: "named parameters (:name) are not supported on PostgreSQL",
+                sql: sql.text)
+        }
+        let (text, count) = SQLDialect.postgres.numberingPlaceholders(in: sql.text)
+        let values = sql.arguments.positional
+        guard count == values.count else {
+            throw DatabaseError(
+                resultCode: .range,
+                message: "the SQL has \(count) parameters but \(values.count) arguments were given",
+                sql: sql.text, arguments: sql.arguments)
+        }
+        if values.isEmpty {
+            guard let result = PQexec(handle, text) else { throw connectionError(sql: sql) }
+            return try PostgresResult(consuming: result, connection: handle, sql: sql)
+        }
+        let parameters = try PostgresParameters(values, sql: sql)
+        let result = parameters.withCArrays { types, pointers, lengths, formats in
+            PQexecParams(handle, text, Int32(values.count), types, pointers, lengths, formats, 0)
+        }
+        guard let result else { throw connectionError(sql: sql) }
+        return try PostgresResult(consuming: result, connection: handle, sql: sql)
+    }
+
+    private func connectionError(sql: SQL) -> DatabaseError {
+        DatabaseError(
+            resultCode: .ioError,
+            message: String(cString: PQerrorMessage(handle)).trimmingCharacters(in: .whitespacesAndNewlines),
+            sql: sql.text, arguments: sql.arguments)
+    }
+}
+
+/// Stops the statement running on a connection, from another thread (`PQcancel`).
+final class PostgresCanceller: @unchecked Sendable {
+    // @unchecked Sendable: libpq documents PQcancel as safe to call from any thread (even a
+    // signal handler) on a PGcancel object; the object is freed only in deinit.
+    private let cancel: OpaquePointer?
+
+    init(connection: OpaquePointer) {
+        cancel = PQgetCancel(connection)
+    }
+
+    deinit {
+        if let cancel { PQfreeCancel(cancel) }
+    }
+
+    /// Asks the server to cancel the statement in progress; the statement then fails with
+    /// ``ResultCode/interrupt`` (SQLSTATE 57014).
+    func cancelRunningStatement() {
+        guard let cancel else { return }
+        var buffer = [CChar](repeating: 0, count: 256)
+        _ = PQcancel(cancel, &buffer, Int32(buffer.count))
+    }
+}
+
+/// The parameters of one statement in the arrays `PQexecParams` takes: text for numbers and
+/// strings (their type inferred by the server from where they are used), binary `bytea` for
+/// bytes.
+struct PostgresParameters {
+    private var types: [UInt32] = []
+    private var lengths: [Int32] = []
+    private var formats: [Int32] = []
+    /// Each parameter's bytes (NUL-terminated text, or raw bytes), `nil` for NULL.
+    private var storage: [[UInt8]?] = []
+
+    private static let byteaType: UInt32 = 17
+
+    init(_ values: [DatabaseValue], sql: SQL) throws {
+        for (index, value) in values.enumerated() {
+            switch value {
+            case .null:
+                append(nil, type: 0, format: 0)
+            case .integer(let integer):
+                append(Array(String(integer).utf8) + [0], type: 0, format: 0)
+            case .real(let real):
+                append(Array(PostgresParameters.text(of: real).utf8) + [0], type: 0, format: 0)
+            case .text(let text):
+                // A C string ends at NUL: PostgreSQL text cannot hold one, so say so rather
+                // than store a cut value.
+                if text.utf8.contains(0) {
+                    throw DatabaseError(
+                        resultCode: .mismatch,
+                        message: "parameter \(index + 1): PostgreSQL text cannot hold NUL characters "
+                            + "(store the value as Data, which is bytea)",
+                        sql: sql.text, arguments: sql.arguments)
+                }
+                append(Array(text.utf8) + [0], type: 0, format: 0)
+            case .blob(let data):
+                append(Array(data), type: PostgresParameters.byteaType, format: 1)
+            }
+        }
+    }
+
+    private mutating func append(_ bytes: [UInt8]?, type: UInt32, format: Int32) {
+        storage.append(bytes)
+        types.append(type)
+        formats.append(format)
+        lengths.append(Int32(bytes?.count ?? 0))
+    }
+
+    /// PostgreSQL's spelling of a double: shortest round-trip digits, `Infinity`, `NaN`.
+    static func text(of value: Double) -> String {
+        if value.isNaN { return "NaN" }
+        if value.isInfinite { return value < 0 ? "-Infinity" : "Infinity" }
+        return "\(value)"
+    }
+
+    /// Calls `body` with C arrays that stay valid for its duration.
+    func withCArrays<R>(
+        _ body: (
+            UnsafePointer<UInt32>?, UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?,
+            UnsafePointer<Int32>?
+        ) -> R
+    ) -> R {
+        // One contiguous buffer for every value, so that all pointers live at once.
+        var buffer: [UInt8] = []
+        var offsets: [Int?] = []
+        for bytes in storage {
+            if let bytes {
+                offsets.append(buffer.count)
+                buffer += bytes
+            } else {
+                offsets.append(nil)
+            }
+        }
+        if buffer.isEmpty { buffer.append(0) }
+        return buffer.withUnsafeBytes { raw in
+            let base = raw.bindMemory(to: CChar.self).baseAddress
+            let pointers: [UnsafePointer<CChar>?] = offsets.map { offset in
+                guard let offset, let base else { return nil }
+                return UnsafePointer(base + offset)
+            }
+            return types.withUnsafeBufferPointer { types in
+                pointers.withUnsafeBufferPointer { pointers in
+                    lengths.withUnsafeBufferPointer { lengths in
+                        formats.withUnsafeBufferPointer { formats in
+                            body(
+                                types.baseAddress, pointers.baseAddress, lengths.baseAddress,
+                                formats.baseAddress)
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,195 @@
+import Foundation
+import LiteRecord
+
+// Models on PostgreSQL: the same insert, save, update, delete and find as on SQLite, with rows
+// encoded and decoded by LiteRecord's own coders (see BackendTable).
+
+extension PostgresContext {
+    /// Inserts a model and, when its primary key is an `Int64?`/`Int?` still `nil`, sets it to
+    /// the key PostgreSQL generated (`RETURNING`).
+    ///
+    /// The first use of a model type creates its table (or adds missing columns and indexes).
+    ///
+    /// - Parameter model: The model; its key is set on return.
+    /// - Throws: ``LiteRecord/DatabaseError`` (a unique or NOT NULL violation as on SQLite:
+    ///   `.constraintUnique`, `.constraintNotNull`, ...), `EncodingError` for a value that cannot
+    ///   be stored, ``LiteRecord/SchemaError`` for a model that cannot be mapped.
+    public func insert<M: Model>(_ model: inout M) throws {
+        try withSession { session in
+            let table = try session.preparedTable(for: M.self)
+            if let generated = try session.insertRow(model, table: table, upsert: false) {
+                table.assignGeneratedKey(generated, to: &model)
+            }
+        }
+    }
+
+    /// Inserts a model whose key the caller chose.
+    ///
+    /// - Parameter model: The model.
+    /// - Throws: As ``insert(_:)-(inout M)``.
+    public func insert<M: Model>(_ model: M) throws {
+        var copy = model
+        try insert(&copy)
+    }
+
+    /// Inserts the model, or updates the row with its primary key when there is one
+    /// (`INSERT ... ON CONFLICT DO UPDATE`). A `nil` generated key is always an insert, and set.
+    ///
+    /// - Parameter model: The model.
+    /// - Throws: As ``insert(_:)-(inout M)``.
+    public func save<M: Model>(_ model: inout M) throws {
+        try withSession { session in
+            let table = try session.preparedTable(for: M.self)
+            if let generated = try session.insertRow(
+                model, table: table, upsert: !table.hasNoGeneratedKey(model))
+            {
+                table.assignGeneratedKey(generated, to: &model)
+            }
+        }
+    }
+
+    /// Updates the row with the model's primary key to the model's values.
+    ///
+    /// - Parameter model: The model.
+    /// - Throws: ``LiteRecord/PersistenceError`` (``LiteRecord/PersistenceError/isRowNotFound``)
+    ///   when no row has the key; ``LiteRecord/DatabaseError`` for constraint violations.
+    public func update<M: Model>(_ model: M) throws {
+        try withSession { session in
+            let table = try session.preparedTable(for: M.self)
+            let row = try BackendTable(for: M.self).encode(model, dateStorage: session.dateStorage)
+            let key = try session.keyCondition(row, table: table)
+            let assignments = zip(row.columns, row.values).filter { !table.primaryKey.contains($0.0) }
+            guard !assignments.isEmpty else {
+                let found = try session.execute("SELECT 1 FROM \(identifier: table.name) WHERE \(key)").rows
+                if found.isEmpty { throw PersistenceError.notFound(table: table.name) }
+                return
+            }
+            var sql: SQL = "UPDATE \(identifier: table.name) SET "
+            for (index, (column, value)) in assignments.enumerated() {
+                sql.append(
+                    index == 0 ? "\(identifier: column) = \(value)" : ", \(identifier: column) = \(value)")
+            }
+            sql.append(" WHERE \(key)")
+            if try session.execute(sql).changes == 0 { throw PersistenceError.notFound(table: table.name) }
+        }
+    }
+
+    /// Deletes the row with the model's primary key.
+    ///
+    /// - Parameter model: The model.
+    /// - Returns: Whether a row was deleted.
+    /// - Throws: ``LiteRecord/PersistenceError`` when the model has no primary key.
+    @discardableResult
+    public func delete<M: Model>(_ model: M) throws -> Bool {
+        try withSession { session in
+            let table = try session.preparedTable(for: M.self)
+            let row = try table.encode(model, dateStorage: session.dateStorage)
+            let key = try session.keyCondition(row, table: table)
+            return try session.execute("DELETE FROM \(identifier: table.name) WHERE \(key)").changes > 0
+        }
+    }
+
+    /// Finds the model with a primary key value.
+    ///
+    /// - Parameters:
+    ///   - type: The model type.
+    ///   - id: The key value.
+    /// - Returns: The model, or `nil` when no row has the key.
+    /// - Throws: ``LiteRecord/PersistenceError`` when the model has no single-column key;
+    ///   ``LiteRecord/RowDecodingError`` for a row that does not decode.
+    public func find<M: Model>(_ type: M.Type, id: some DatabaseValueConvertible) throws -> M? {
+        try withSession { session in
+            let table = try session.preparedTable(for: M.self)
+            guard table.primaryKey.count == 1 else {
+                throw PersistenceError(
+                    "\(M.self) has no single-column primary key to find it by", table: table.name)
+            }
+            let sql: SQL =
+                "SELECT * FROM \(identifier: table.name) WHERE \(identifier: table.primaryKey[0]) = \(id) LIMIT 1"
+            guard let row = try session.execute(sql).lrRows.first else { return nil }
+            return try table.decode(M.self, from: row, dateStorage: session.dateStorage)
+        }
+    }
+
+    /// Starts a query on a model's table, with the same query language as on SQLite.
+    ///
+    /// - Parameter type: The model type.
+    /// - Returns: A query matching every row.
+    public func query<M: Model>(_ type: M.Type) -> PostgresQuery<M> {
+        PostgresQuery(context: self)
+    }
+}
+
+extension PersistenceError {
+    static func notFound(table: String) -> PersistenceError {
+        PersistenceError("no row of \(table) has the model's primary key", table: table, isRowNotFound: true)
+    }
+}
+
+extension PostgresSession {
+    /// Inserts (or upserts) a row; returns the generated key when the model's was nil.
+    func insertRow<M: Model>(_ model: M, table: BackendTable, upsert: Bool) throws -> Int64? {
+        let row = try table.encode(model, dateStorage: dateStorage)
+        let generates = table.hasNoGeneratedKey(model)
+        var columns: [String] = []
+        var values: [DatabaseValue] = []
+        for (column, value) in zip(row.columns, row.values)
+        where !(generates && column == table.automaticKeyColumn) {
+            columns.append(column)
+            values.append(value)
+        }
+        var sql: SQL = "INSERT INTO \(identifier: table.name) "
+        if columns.isEmpty {
+            sql.append("DEFAULT VALUES")
+        } else {
+            sql.append(
+                SQL(verbatim: "(" + columns.map(SQL.quoteIdentifier).joined(separator: ", ") + ") VALUES "))
+            sql.append("\(list: values)")
+        }
+        if upsert, !table.primaryKey.isEmpty {
+            let target = table.primaryKey.map(SQL.quoteIdentifier).joined(separator: ", ")
+            let updates = columns.filter { !table.primaryKey.contains($0) }.map {
+                "\(SQL.quoteIdentifier($0)) = EXCLUDED.\(SQL.quoteIdentifier($0))"
+            }
+            sql.append(
+                SQL(
+                    verbatim: " ON CONFLICT (\(target)) DO "
+                        + (updates.isEmpty ? "NOTHING" : "UPDATE SET " + updates.joined(separator: ", "))))
+        }
+        if generates, let key = table.automaticKeyColumn {
+            sql.append(" RETURNING \(identifier: key)")
+            guard case .integer(let generated)? = try execute(sql).rows.first?.first else {
+                throw DatabaseError(
+                    resultCode: .error, message: "PostgreSQL returned no generated key", sql: sql.text)
+            }
+            return generated
+        }
+        try execute(sql)
+        if let key = table.automaticKeyColumn {
+            // A key the caller chose: move the identity past it, so that later generated keys
+            // do not collide with it (SQLite's rowid does this by itself).
+            try execute(
+                """
+                SELECT setval(pg_get_serial_sequence(\(SQL.quoteIdentifier(table.name)), \(key)),
+                    greatest((SELECT max(\(identifier: key)) FROM \(identifier: table.name)), 1))
+                """)
+        }
+        return nil
+    }
+
+    /// `"id" = $n AND ...` for the model's primary key values.
+    func keyCondition(_ row: EncodedRow, table: BackendTable) throws -> SQL {
+        guard !table.primaryKey.isEmpty else {
+            throw PersistenceError("\(table.name) has no primary key", table: table.name)
+        }
+        var condition: SQL = ""
+        for (index, column) in table.primaryKey.enumerated() {
+            guard let value = row[column], !value.isNull else {
+                throw PersistenceError("the model's primary key \(column) is nil", table: table.name)
+            }
+            condition.append(
+                index == 0 ? "\(identifier: column) = \(value)" : " AND \(identifier: column) = \(value)")
+        }
+        return condition
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import LiteRecord
+
+/// Where PostgreSQL operations run: a ``PostgresDatabase`` (each operation on a pooled
+/// connection) or a ``PostgresTransaction`` (inside its closure). The models, queries and raw
+/// SQL methods are written once, on this protocol.
+public protocol PostgresContext {
+    /// Runs `body` with the session operations use; an implementation detail of the backend.
+    ///
+    /// - Parameter body: The work.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws.
+    func withSession<T>(_ body: (PostgresSession) throws -> T) throws -> T
+}
+
+/// A connection lent to one operation, with what it needs to know about its database; an
+/// implementation detail of the backend (it has no public members).
+public final class PostgresSession {
+    let connection: PostgresConnection
+    let database: PostgresDatabase
+    /// Tables created or checked inside the open transaction, known to the database on commit.
+    var pendingTables: Set<ObjectIdentifier> = []
+    var transactionDepth = 0
+    var isReadOnly = false
+
+    init(connection: PostgresConnection, database: PostgresDatabase) {
+        self.connection = connection
+        self.database = database
+    }
+
+    var dateStorage: DateStorage { database.configuration.dateStorage }
+
+    @discardableResult
+    func execute(_ sql: SQL) throws -> PostgresResult {
+        try connection.execute(sql)
+    }
+
+    /// Runs `body` in a transaction, or in a savepoint when one is already open.
+    func runTransaction<T>(begin: String, _ body: (PostgresTransaction) throws -> T) throws -> T {
+        let isOutermost = transactionDepth == 0
+        let savepoint = "literecord_\(transactionDepth)"
+        try execute(isOutermost ? SQL(verbatim: begin) : SQL(verbatim: "SAVEPOINT \(savepoint)"))
+        transactionDepth += 1
+        defer { transactionDepth -= 1 }
+        let value: T
+        do {
+            value = try body(PostgresTransaction(session: self))
+            if connection.isTransactionAborted {
+                throw DatabaseError(
+                    resultCode: .abort,
+                    message: "the transaction was aborted by a statement that failed inside it; "
+                        + "nothing of it was committed")
+            }
+        } catch {
+            if isOutermost {
+                _ = try? execute("ROLLBACK")
+                pendingTables = []
+            } else {
+                _ = try? execute(SQL(verbatim: "ROLLBACK TO SAVEPOINT \(savepoint)"))
+                _ = try? execute(SQL(verbatim: "RELEASE SAVEPOINT \(savepoint)"))
+            }
+            throw error
+        }
+        if isOutermost {
+            do {
+                try execute("COMMIT")
+            } catch {
+                _ = try? execute("ROLLBACK")
+                pendingTables = []
+                throw error
+            }
+            database.preparedTables.insert(contentsOf: pendingTables)
+            pendingTables = []
+        } else {
+            try execute(SQL(verbatim: "RELEASE SAVEPOINT \(savepoint)"))
+        }
+        return value
+    }
+}
+
+/// The context a transaction's closure receives: every operation runs inside the transaction.
+/// Use it only inside that closure.
+public struct PostgresTransaction: PostgresContext {
+    let session: PostgresSession
+
+    /// Runs `body` on the transaction's connection.
+    ///
+    /// - Parameter body: The work.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws.
+    public func withSession<T>(_ body: (PostgresSession) throws -> T) throws -> T {
+        try body(session)
+    }
+
+    /// Runs `body` in a savepoint: rolls back to it when `body` throws, keeping the rest of the
+    /// transaction.
+    ///
+    /// - Parameter body: The work.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws.
+    @discardableResult
+    public func transaction<T>(_ body: (PostgresTransaction) throws -> T) throws -> T {
+        try session.runTransaction(begin: "", body)
+    }
+}
+
+// MARK: - Raw SQL
+
+extension PostgresContext {
+    /// Runs SQL; interpolated values are bound as parameters (`$1`, `$2`, ...), never spliced.
+    ///
+    /// `?` in the text is always a parameter (PostgreSQL's `?` JSON operators are written
+    /// `jsonb_exists` and friends here). A script of several statements runs when it has no
+    /// arguments.
+    ///
+    /// - Parameter sql: The SQL: `"UPDATE players SET score = score + \(bonus)"`.
+    /// - Returns: The number of rows changed.
+    /// - Throws: ``LiteRecord/DatabaseError`` with the SQLSTATE mapped onto a ``LiteRecord/ResultCode``.
+    @discardableResult
+    public func execute(sql: SQL) throws -> Int {
+        try withSession { try $0.execute(sql).changes }
+    }
+
+    /// Fetches rows as ``LiteRecord/Row`` values.
+    ///
+    /// - Parameter sql: The query, with bound interpolation.
+    /// - Returns: The rows.
+    /// - Throws: ``LiteRecord/DatabaseError``.
+    public func fetchRows(sql: SQL) throws -> [Row] {
+        try withSession { try $0.execute(sql).lrRows }
+    }
+
+    /// Fetches rows decoded with LiteRecord's row decoder: a model (by its columns), any
+    /// `Decodable` struct, or a plain value from the first column.
+    ///
+    /// - Parameters:
+    ///   - type: The type to decode.
+    ///   - sql: The query, with bound interpolation.
+    /// - Returns: The decoded rows.
+    /// - Throws: ``LiteRecord/DatabaseError``, ``LiteRecord/RowDecodingError``.
+    public func fetchAll<T: Decodable>(_ type: T.Type, sql: SQL) throws -> [T] {
+        try withSession { session in
+            let rows = try session.execute(sql).lrRows
+            let decoder = try session.decoder(for: T.self)
+            return try rows.map { try decoder.decode(T.self, from: $0) }
+        }
+    }
+
+    /// Fetches the first row decoded, or `nil` when there is none.
+    ///
+    /// - Parameters:
+    ///   - type: The type to decode.
+    ///   - sql: The query, with bound interpolation.
+    /// - Returns: The first decoded row, or `nil`.
+    /// - Throws: ``LiteRecord/DatabaseError``, ``LiteRecord/RowDecodingError``.
+    public func fetchOne<T: Decodable>(_ type: T.Type, sql: SQL) throws -> T? {
+        try fetchAll(T.self, sql: sql).first
+    }
+}
+
+extension PostgresSession {
+    /// The decoder for `T`: a model's own (its column names, date storage), else a plain one.
+    func decoder<T>(for type: T.Type) throws -> RowDecoder {
+        if let model = T.self as? any Model.Type {
+            return try BackendTable(for: model).rowDecoder(dateStorage: dateStorage)
+        }
+        return RowDecoder(dateStorage: dateStorage)
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import LiteRecord
+
+// The async API: each operation runs on a thread of its own, off the caller's executor, and a
+// cancelled task stops the statement running on the server (`PQcancel`): it then throws
+// `DatabaseError` with `ResultCode.interrupt`, and a transaction rolls back.
+
+extension PostgresDatabase {
+    /// Runs `body` in a transaction off the calling task; see ``transaction(_:)``.
+    ///
+    /// Cancelling the task cancels the statement in progress on the server; the transaction
+    /// then throws ``LiteRecord/ResultCode/interrupt`` and rolls back.
+    ///
+    /// - Parameter body: The work.
+    /// - Returns: What `body` returns.
+    /// - Throws: As ``transaction(_:)``; `CancellationError` when the task was cancelled first.
+    @discardableResult
+    public func transaction<T: Sendable>(_ body: @escaping @Sendable (PostgresTransaction) throws -> T)
+        async throws
+        -> T
+    {
+        try await runCancellable { database in try database.transaction(body) }
+    }
+
+    /// Runs `body` in a write transaction off the calling task; see ``write(_:)``.
+    ///
+    /// - Parameter body: The work.
+    /// - Returns: What `body` returns.
+    /// - Throws: As ``transaction(_:)-(_)``.
+    @discardableResult
+    public func write<T: Sendable>(_ body: @escaping @Sendable (PostgresTransaction) throws -> T) async throws
+        -> T
+    {
+        try await runCancellable { database in try database.transaction(body) }
+    }
+
+    /// Runs `body` in a read-only transaction off the calling task; see ``read(_:)``.
+    ///
+    /// - Parameter body: The reads.
+    /// - Returns: What `body` returns.
+    /// - Throws: As ``read(_:)``.
+    @discardableResult
+    public func read<T: Sendable>(_ body: @escaping @Sendable (PostgresTransaction) throws -> T) async throws
+        -> T
+    {
+        try await runCancellable { database in try database.read(body) }
+    }
+
+    /// Runs `work` on its own thread; the task's cancellation cancels the statement running on
+    /// the connection the work holds.
+    func runCancellable<T: Sendable>(_ work: @escaping @Sendable (PostgresDatabase) throws -> T) async throws
+        -> T
+    {
+        try Task.checkCancellation()
+        let tracker = CancellationTracker()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let thread = Thread {
+                    continuation.resume(
+                        with: Result {
+                            try CancellationTracker.$current.withValue(tracker) { try work(self) }
+                        })
+                }
+                thread.name = "LiteRecordPostgres"
+                thread.start()
+            }
+        } onCancel: {
+            tracker.cancel()
+        }
+    }
+}
+
+extension PostgresQuery where M: Sendable {
+    /// Fetches every matching row, off the calling task; cancelling the task cancels the query.
+    ///
+    /// - Returns: The models.
+    /// - Throws: As ``fetchAll()``; ``LiteRecord/ResultCode/interrupt`` when cancelled.
+    public func fetchAll() async throws -> [M] {
+        try await runAsync { try $0.fetchAll() }
+    }
+
+    /// Fetches the first matching row, off the calling task.
+    ///
+    /// - Returns: The first model, or `nil`.
+    /// - Throws: As ``fetchOne()``.
+    public func fetchOne() async throws -> M? {
+        try await runAsync { try $0.fetchOne() }
+    }
+
+    /// Counts the matching rows, off the calling task.
+    ///
+    /// - Returns: The number of rows.
+    /// - Throws: As ``count()``.
+    public func count() async throws -> Int {
+        try await runAsync { try $0.count() }
+    }
+
+    private func runAsync<T: Sendable>(_ work: @escaping @Sendable (PostgresQuery) throws -> T) async throws
+        -> T
+    {
+        guard let database = context as? PostgresDatabase else {
+            // A query on a transaction runs inside that transaction's closure, on its thread.
+            return try work(self)
+        }
+        let query = UncheckedSendable(self)
+        return try await database.runCancellable { _ in try work(query.value) }
+    }
+}
+
+/// A query built on a ``PostgresDatabase`` (which is `Sendable`) holds only values and that
+/// database, so it may cross to the thread that runs it.
+struct UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+/// The connection an async operation is using, so that cancelling its task cancels the
+/// statement running there.
+final class CancellationTracker: @unchecked Sendable {
+    // @unchecked Sendable: both properties are guarded by `lock`.
+    @TaskLocal static var current: CancellationTracker?
+
+    private let lock = NSLock()
+    private var canceller: PostgresCanceller?
+    private var isCancelled = false
+
+    /// Notes the connection in use; throws when the task was cancelled already.
+    func begin(_ canceller: PostgresCanceller) throws {
+        lock.lock()
+        defer { lock.unlock() }
+        if isCancelled { throw CancellationError() }
+        self.canceller = canceller
+    }
+
+    func end() {
+        lock.lock()
+        canceller = nil
+        lock.unlock()
+    }
+
+    func cancel() {
+        lock.lock()
+        isCancelled = true
+        let canceller = canceller
+        lock.unlock()
+        canceller?.cancelRunningStatement()
+    }
+}

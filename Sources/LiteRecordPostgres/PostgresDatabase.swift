@@ -1,0 +1,136 @@
+import Foundation
+import LiteRecord
+
+/// A PostgreSQL database, used with the same models, queries and transactions as a SQLite
+/// ``LiteRecord/Database``.
+///
+/// ```swift
+/// let pg = try PostgresDatabase(url: "postgresql://app@db.internal/app")
+/// var alice = Player(id: nil, name: "Alice", score: 120)
+/// try pg.insert(&alice)                      // creates the table on first use; sets alice.id
+/// let top = try pg.query(Player.self).where { $0.score > 100 }.order { $0.score.descending }.fetchAll()
+/// ```
+///
+/// Safe to share across threads and tasks: each operation borrows a connection from a pool of
+/// ``PostgresConfiguration/maximumConnections`` and returns it when done.
+///
+/// ## Topics
+/// - ``init(url:configuration:)``
+/// - ``transaction(_:)``
+/// - ``write(_:)``
+/// - ``read(_:)``
+public final class PostgresDatabase: PostgresContext, Sendable {
+    /// How the database was configured.
+    public let configuration: PostgresConfiguration
+    let pool: PostgresPool
+    /// The model types whose tables were created or checked (committed) on this database.
+    let preparedTables = PreparedTables()
+
+    /// Connects to a PostgreSQL server.
+    ///
+    /// - Parameters:
+    ///   - url: A libpq connection string or URL: `postgresql://user@host:5432/db`,
+    ///     `postgresql:///db?host=/var/run/postgresql` (a Unix socket directory), or
+    ///     `host=... dbname=...`.
+    ///   - configuration: The pool size, date storage and isolation level.
+    /// - Throws: ``LiteRecord/DatabaseError`` (`.cannotOpen`) when the server cannot be reached
+    ///   or refuses the connection; one connection is opened here to check the URL.
+    public init(url: String, configuration: PostgresConfiguration = PostgresConfiguration()) throws {
+        self.configuration = configuration
+        pool = PostgresPool(url: url, maximum: configuration.maximumConnections)
+        pool.adopt(try PostgresConnection(url: url))
+    }
+
+    /// Runs `body` on a pooled connection outside any transaction (each statement commits).
+    ///
+    /// - Parameter body: The work.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws, or ``LiteRecord/DatabaseError`` when no connection opens.
+    public func withSession<T>(_ body: (PostgresSession) throws -> T) throws -> T {
+        try pool.withConnection { connection in
+            try body(PostgresSession(connection: connection, database: self))
+        }
+    }
+
+    /// Runs `body` in a transaction: commits when it returns, rolls back when it throws.
+    ///
+    /// The isolation level is ``PostgresConfiguration/isolation`` (READ COMMITTED unless
+    /// configured). Unlike SQLite, PostgreSQL runs concurrent write transactions side by side;
+    /// at `.serializable` one of two conflicting transactions fails with
+    /// ``LiteRecord/ResultCode/busy`` and must be retried by the caller. A statement that fails
+    /// inside the transaction aborts it in PostgreSQL, even when the closure catches the error:
+    /// then the transaction throws (``LiteRecord/ResultCode/abort``) and nothing commits.
+    ///
+    /// - Parameter body: The work; use the transaction it receives.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws, or the ``LiteRecord/DatabaseError`` of `BEGIN` or `COMMIT`.
+    @discardableResult
+    public func transaction<T>(_ body: (PostgresTransaction) throws -> T) throws -> T {
+        try withSession { session in
+            try session.runTransaction(
+                begin: "BEGIN ISOLATION LEVEL \(configuration.isolation.rawValue)", body)
+        }
+    }
+
+    /// Runs `body` in a write transaction; the same as ``transaction(_:)``.
+    ///
+    /// - Parameter body: The work.
+    /// - Returns: What `body` returns.
+    /// - Throws: As ``transaction(_:)``.
+    @discardableResult
+    public func write<T>(_ body: (PostgresTransaction) throws -> T) throws -> T {
+        try transaction(body)
+    }
+
+    /// Runs `body` in a read-only transaction that sees one consistent snapshot
+    /// (`REPEATABLE READ READ ONLY`), as a SQLite read does; statements that write fail with
+    /// ``LiteRecord/ResultCode/readOnly``. A read never creates a model's table.
+    ///
+    /// - Parameter body: The reads.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws.
+    @discardableResult
+    public func read<T>(_ body: (PostgresTransaction) throws -> T) throws -> T {
+        try withSession { session in
+            session.isReadOnly = true
+            return try session.runTransaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
+        }
+    }
+}
+
+/// The model types whose tables are known to exist, shared by every connection of a database.
+final class PreparedTables: @unchecked Sendable {
+    // @unchecked Sendable: `types` is only touched under `lock`.
+    private let lock = NSLock()
+    private var types: Set<ObjectIdentifier> = []
+
+    func contains(_ type: ObjectIdentifier) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return types.contains(type)
+    }
+
+    func insert(contentsOf newTypes: Set<ObjectIdentifier>) {
+        lock.lock()
+        types.formUnion(newTypes)
+        lock.unlock()
+    }
+}
+
+extension PostgresDatabase {
+    /// Inserts models in one transaction: all of them, or none when one fails.
+    ///
+    /// - Parameter models: The models.
+    /// - Returns: The models as inserted, with their generated keys set.
+    /// - Throws: As ``PostgresContext/insert(_:)-(inout M)``; the transaction is rolled back.
+    @discardableResult
+    public func insert<M: Model, S: Sequence<M>>(contentsOf models: S) throws -> [M] {
+        try transaction { tx in
+            try models.map { model in
+                var copy = model
+                try tx.insert(&copy)
+                return copy
+            }
+        }
+    }
+}

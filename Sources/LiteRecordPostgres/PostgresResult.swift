@@ -1,0 +1,182 @@
+import CLibPQ
+import Foundation
+import LiteRecord
+
+/// The rows of one statement, copied out of a `PGresult` as LiteRecord's ``DatabaseValue``s,
+/// so that LiteRecord's own row decoder reads them exactly as it reads SQLite's.
+///
+/// Values arrive as text and are converted by the column's type: integers to `.integer`,
+/// floating point to `.real`, `boolean` to `.integer` 0/1 (as SQLite stores a `Bool`),
+/// `bytea` to `.blob`, everything else (text, `numeric`, `jsonb`, dates) to `.text`.
+struct PostgresResult {
+    let columnNames: [String]
+    let rows: [[DatabaseValue]]
+    /// The number of rows an INSERT, UPDATE or DELETE changed.
+    let changes: Int
+
+    init(consuming result: OpaquePointer, connection: OpaquePointer, sql: SQL) throws {
+        defer { PQclear(result) }
+        let status = PQresultStatus(result)
+        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_EMPTY_QUERY else {
+            throw PostgresErrorMapping.error(from: result, connection: connection, sql: sql)
+        }
+        changes = Int(String(cString: PQcmdTuples(result))) ?? 0
+        let fieldCount = Int(PQnfields(result))
+        let rowCount = Int(PQntuples(result))
+        columnNames = (0..<fieldCount).map { String(cString: PQfname(result, Int32($0))) }
+        let kinds = (0..<fieldCount).map { ValueKind(oid: PQftype(result, Int32($0))) }
+        var rows: [[DatabaseValue]] = []
+        rows.reserveCapacity(rowCount)
+        for row in 0..<Int32(rowCount) {
+            var values: [DatabaseValue] = []
+            values.reserveCapacity(fieldCount)
+            for field in 0..<Int32(fieldCount) {
+                if PQgetisnull(result, row, field) != 0 {
+                    values.append(.null)
+                    continue
+                }
+                let length = Int(PQgetlength(result, row, field))
+                let bytes = UnsafeRawBufferPointer(start: PQgetvalue(result, row, field), count: length)
+                values.append(
+                    try kinds[Int(field)].value(of: bytes, column: columnNames[Int(field)], sql: sql))
+            }
+            rows.append(values)
+        }
+        self.rows = rows
+    }
+
+    /// The rows as LiteRecord ``Row``s sharing one column list.
+    var lrRows: [Row] { Row.backendRows(columnNames: columnNames, values: rows) }
+
+    /// How a column's text is read, by its type's OID (see `pg_type`).
+    enum ValueKind {
+        case integer, real, boolean, bytes, text
+
+        init(oid: UInt32) {
+            switch oid {
+            case 20, 21, 23, 26: self = .integer  // int8, int2, int4, oid
+            case 700, 701: self = .real  // float4, float8
+            case 16: self = .boolean
+            case 17: self = .bytes
+            default: self = .text
+            }
+        }
+
+        func value(of bytes: UnsafeRawBufferPointer, column: String, sql: SQL) throws -> DatabaseValue {
+            let text = String(decoding: bytes, as: UTF8.self)
+            switch self {
+            case .integer:
+                guard let value = Int64(text) else { throw unreadable(text, column: column, sql: sql) }
+                return .integer(value)
+            case .real:
+                switch text {
+                case "NaN": return .real(.nan)
+                case "Infinity": return .real(.infinity)
+                case "-Infinity": return .real(-.infinity)
+                default:
+                    guard let value = Double(text) else { throw unreadable(text, column: column, sql: sql) }
+                    return .real(value)
+                }
+            case .boolean:
+                return .integer(text == "t" ? 1 : 0)
+            case .bytes:
+                guard let data = PostgresResult.bytea(hex: bytes) else {
+                    throw unreadable("bytea", column: column, sql: sql)
+                }
+                return .blob(data)
+            case .text:
+                return .text(text)
+            }
+        }
+
+        private func unreadable(_ text: String, column: String, sql: SQL) -> DatabaseError {
+            DatabaseError(
+                resultCode: .mismatch,
+                message: "column \(column): cannot read PostgreSQL's \(self) text \(text)",
+                sql: sql.text)
+        }
+    }
+
+    /// Decodes `bytea`'s hex output format: `\x` then two hex digits per byte.
+    static func bytea(hex bytes: UnsafeRawBufferPointer) -> Data? {
+        guard bytes.count >= 2, bytes[0] == UInt8(ascii: "\\"), bytes[1] == UInt8(ascii: "x") else {
+            return nil
+        }
+        func nibble(_ digit: UInt8) -> UInt8? {
+            switch digit {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
+            default: nil
+            }
+        }
+        guard bytes.count % 2 == 0 else { return nil }
+        var data = Data(capacity: (bytes.count - 2) / 2)
+        var index = 2
+        while index < bytes.count {
+            guard let high = nibble(bytes[index]), let low = nibble(bytes[index + 1]) else { return nil }
+            data.append(high << 4 | low)
+            index += 2
+        }
+        return data
+    }
+}
+
+/// SQLSTATE codes mapped onto the ``ResultCode`` families SQLite's errors use, so that code
+/// matching `.constraintUnique` works on both backends.
+enum PostgresErrorMapping {
+    static func error(from result: OpaquePointer, connection: OpaquePointer, sql: SQL) -> DatabaseError {
+        func field(_ code: Character) -> String? {
+            guard let ascii = code.asciiValue, let pointer = PQresultErrorField(result, Int32(ascii)) else {
+                return nil
+            }
+            return String(cString: pointer)
+        }
+        let state = field("C") ?? ""
+        let message =
+            field("M")
+            ?? String(cString: PQerrorMessage(connection)).trimmingCharacters(in: .whitespacesAndNewlines)
+        let constraint = field("n")
+        var text = "\(message) (SQLSTATE \(state))"
+        if let table = field("t"), let column = field("c") {
+            text += ": \(table).\(column)"
+        } else if let constraint {
+            text += ": constraint \(constraint)"
+        }
+        return DatabaseError(
+            resultCode: resultCode(sqlState: state, constraint: constraint), message: text, sql: sql.text,
+            arguments: sql.arguments.isEmpty ? nil : sql.arguments)
+    }
+
+    /// The ``ResultCode`` of an SQLSTATE.
+    ///
+    /// - Parameters:
+    ///   - state: The five-character SQLSTATE.
+    ///   - constraint: The violated constraint's name, if any (`..._pkey` is the primary key).
+    /// - Returns: The code.
+    static func resultCode(sqlState state: String, constraint: String?) -> ResultCode {
+        switch state {
+        case "23505":
+            return constraint?.hasSuffix("_pkey") == true ? .constraintPrimaryKey : .constraintUnique
+        case "23503": return .constraintForeignKey
+        case "23502": return .constraintNotNull
+        case "23514": return .constraintCheck
+        case "40001", "40P01": return .busy  // serialization failure, deadlock: retry the transaction
+        case "55P03": return .locked  // lock not available
+        case "57014": return .interrupt  // query canceled
+        case "25006": return .readOnly  // read-only transaction
+        case "42501", "28000", "28P01": return .permission
+        case "53100": return .full
+        case "53200": return .noMemory
+        case "54000", "54001": return .tooBig
+        default: break
+        }
+        switch state.prefix(2) {
+        case "23": return .constraint
+        case "22": return .mismatch  // data exceptions: a value the column cannot hold
+        case "08": return .ioError  // connection exceptions
+        case "57", "58": return .ioError
+        default: return .error
+        }
+    }
+}

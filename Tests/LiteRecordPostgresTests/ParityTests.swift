@@ -1,0 +1,26 @@
+import Foundation
+import LiteRecord
+import Testing
+
+// The same checks (BackendParityChecks.swift, QueryParityChecks.swift) on each backend.
+
+@Suite struct SQLiteParityTests {
+    @Test func modelRoundTrip() throws { try ParityChecks.modelRoundTrip(SQLiteBackend.temporary()) }
+    @Test func hostileInput() throws { try ParityChecks.hostileInput(SQLiteBackend.temporary()) }
+    @Test func constraintErrors() throws { try ParityChecks.constraintErrors(SQLiteBackend.temporary()) }
+    @Test func transactions() throws { try ParityChecks.transactions(SQLiteBackend.temporary()) }
+    @Test func concurrency() throws { try ParityChecks.concurrency(SQLiteBackend.temporary()) }
+    @Test func queryDifferential() throws { try QueryParityChecks.differential(SQLiteBackend.temporary()) }
+}
+
+// Skipped, with the message, when no server is configured: `swift test` passes on a machine
+// without PostgreSQL; `.ci/run` starts one and sets the variable.
+@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage))
+struct PostgresParityTests {
+    @Test func modelRoundTrip() throws { try ParityChecks.modelRoundTrip(PostgresTestServer.backend()) }
+    @Test func hostileInput() throws { try ParityChecks.hostileInput(PostgresTestServer.backend()) }
+    @Test func constraintErrors() throws { try ParityChecks.constraintErrors(PostgresTestServer.backend()) }
+    @Test func transactions() throws { try ParityChecks.transactions(PostgresTestServer.backend()) }
+    @Test func concurrency() throws { try ParityChecks.concurrency(PostgresTestServer.backend()) }
+    @Test func queryDifferential() throws { try QueryParityChecks.differential(PostgresTestServer.backend()) }
+}

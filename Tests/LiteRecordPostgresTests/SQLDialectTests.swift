@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+
+@testable import LiteRecord
+@testable import LiteRecordPostgres
+
+// The dialect seam and the SQLSTATE mapping: pure functions, no server needed.
+
+@Suite struct SQLDialectTests {
+    @Test func postgresNumbersPlaceholdersOutsideQuotesAndComments() {
+        let (text, count) = SQLDialect.postgres.numberingPlaceholders(
+            in: "SELECT '?', \"a?b\", ? -- what?\n, $$ ? $$, ? FROM t WHERE x = 'it''s ?' AND y = ?")
+        #expect(
+            text == "SELECT '?', \"a?b\", $1 -- what?\n, $$ ? $$, $2 FROM t WHERE x = 'it''s ?' AND y = $3")
+        #expect(count == 3)
+    }
+
+    @Test func sqliteTextIsUntouched() {
+        let sql = "SELECT ? FROM \"t\" WHERE a IS ?"
+        #expect(SQLDialect.sqlite.numberingPlaceholders(in: sql).text == sql)
+        #expect(SQLDialect.current == .sqlite)
+    }
+
+    @Test func columnTypes() {
+        #expect(SQLDialect.postgres.columnType(.integer, isJSON: false, isBoolean: false) == "bigint")
+        #expect(SQLDialect.postgres.columnType(.integer, isJSON: false, isBoolean: true) == "boolean")
+        #expect(SQLDialect.postgres.columnType(.real, isJSON: false, isBoolean: false) == "double precision")
+        #expect(SQLDialect.postgres.columnType(.text, isJSON: true, isBoolean: false) == "jsonb")
+        #expect(SQLDialect.postgres.columnType(.blob, isJSON: false, isBoolean: false) == "bytea")
+        #expect(
+            SQLDialect.postgres.columnType(.text, isJSON: false, isBoolean: false) == "text COLLATE \"C\"")
+        #expect(SQLDialect.sqlite.columnType(.integer, isJSON: false, isBoolean: true) == "INTEGER")
+    }
+
+    /// The same query closure gives SQLite's SQL by default and PostgreSQL's inside the seam.
+    @Test func oneQueryBuilderTwoDialects() throws {
+        let query = Query<ParityRecord>(backendWithDateStorage: .text)
+        let sqlite = query.where { $0.team == .red && $0.stats.wins >= 3 }.offset(2)
+        let sqliteText = try sqlite.backendSelectSQL("*").text
+        #expect(sqliteText.contains("\"team\" IS ?"))
+        #expect(sqliteText.contains("\"stats\" ->> ?"))
+        #expect(sqliteText.contains("LIMIT -1 OFFSET ?"))
+        let postgres = SQLDialect.$current.withValue(.postgres) {
+            query.where { $0.team == .red && $0.stats.wins >= 3 }.offset(2)
+        }
+        let postgresText = try SQLDialect.$current.withValue(.postgres) { try postgres.backendSelectSQL("*") }
+        #expect(postgresText.text.contains("\"team\" IS NOT DISTINCT FROM ?"))
+        #expect(postgresText.text.contains("((\"stats\" #>> ?::text[])::numeric) >= ?"))
+        #expect(postgresText.text.contains("LIMIT ALL OFFSET ?"))
+        #expect(postgresText.arguments.positional.contains(.text("{\"wins\"}")))
+    }
+
+    @Test func sqlStatesMapOntoResultCodeFamilies() {
+        func code(_ state: String, _ constraint: String? = nil) -> ResultCode {
+            PostgresErrorMapping.resultCode(sqlState: state, constraint: constraint)
+        }
+        #expect(code("23505", "players_name_key") == .constraintUnique)
+        #expect(code("23505", "players_pkey") == .constraintPrimaryKey)
+        #expect(code("23503") == .constraintForeignKey)
+        #expect(code("23502") == .constraintNotNull)
+        #expect(code("23514") == .constraintCheck)
+        #expect(code("23P01") == .constraint)
+        #expect(code("40001") == .busy)
+        #expect(code("57014") == .interrupt)
+        #expect(code("25006") == .readOnly)
+        #expect(code("22021") == .mismatch)
+        #expect(code("42601") == .error)
+    }
+}

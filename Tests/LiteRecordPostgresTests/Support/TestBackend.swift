@@ -1,0 +1,131 @@
+import Foundation
+import LiteRecord
+import LiteRecordPostgres
+import Testing
+
+/// The operations the backend-parity tests run, over SQLite (`Database`) or PostgreSQL
+/// (`PostgresDatabase`), so that one test body checks both backends.
+protocol TestBackend {
+    var name: String { get }
+    func insert<M: Model>(_ model: inout M) throws
+    func save<M: Model>(_ model: inout M) throws
+    func update<M: Model>(_ model: M) throws
+    func delete<M: Model>(_ model: M) throws -> Bool
+    func find<M: Model>(_ type: M.Type, id: Int64) throws -> M?
+    func fetchAll<M: Model>(
+        _ type: M.Type, where condition: ((Columns<M>) -> Condition)?, order: ((Columns<M>) -> Ordering)?,
+        limit: Int?
+    ) throws -> [M]
+    func count<M: Model>(_ type: M.Type, where condition: @escaping (Columns<M>) -> Condition) throws -> Int
+    func execute(_ sql: SQL) throws
+    func integer(_ sql: SQL) throws -> Int64?
+    /// Runs `body` in a transaction, handing it a backend that runs inside it.
+    func transaction(_ body: (any TestBackend) throws -> Void) throws
+}
+
+extension TestBackend {
+    func fetchAll<M: Model>(_ type: M.Type) throws -> [M] {
+        try fetchAll(M.self, where: nil, order: nil, limit: nil)
+    }
+}
+
+/// SQLite: a `Database` or a transaction's connection.
+struct SQLiteBackend: TestBackend {
+    let context: any DatabaseContext
+    var name: String { "SQLite" }
+
+    static func temporary() throws -> SQLiteBackend {
+        SQLiteBackend(context: try Database(.temporary))
+    }
+
+    func insert<M: Model>(_ model: inout M) throws { try context.insert(&model) }
+    func save<M: Model>(_ model: inout M) throws { try context.save(&model) }
+    func update<M: Model>(_ model: M) throws { try context.update(model) }
+    func delete<M: Model>(_ model: M) throws -> Bool { try context.delete(model) }
+    func find<M: Model>(_ type: M.Type, id: Int64) throws -> M? { try context.find(M.self, id: id) }
+    func fetchAll<M: Model>(
+        _ type: M.Type, where condition: ((Columns<M>) -> Condition)?, order: ((Columns<M>) -> Ordering)?,
+        limit: Int?
+    ) throws -> [M] {
+        var query = context.query(M.self)
+        if let condition { query = query.where(condition) }
+        if let order { query = query.order(order) }
+        if let limit { query = query.limit(limit) }
+        return try query.fetchAll()
+    }
+    func count<M: Model>(_ type: M.Type, where condition: @escaping (Columns<M>) -> Condition) throws -> Int {
+        try context.query(M.self).where(condition).count()
+    }
+    func execute(_ sql: SQL) throws { try context.execute(sql: sql) }
+    func integer(_ sql: SQL) throws -> Int64? { try context.fetchOne(Int64.self, sql: sql) }
+    func transaction(_ body: (any TestBackend) throws -> Void) throws {
+        try context.transaction { tx in try body(SQLiteBackend(context: tx)) }
+    }
+}
+
+/// PostgreSQL: a `PostgresDatabase` or a transaction.
+struct PostgresBackend: TestBackend {
+    let context: any PostgresContext
+    var name: String { "PostgreSQL" }
+
+    func insert<M: Model>(_ model: inout M) throws { try context.insert(&model) }
+    func save<M: Model>(_ model: inout M) throws { try context.save(&model) }
+    func update<M: Model>(_ model: M) throws { try context.update(model) }
+    func delete<M: Model>(_ model: M) throws -> Bool { try context.delete(model) }
+    func find<M: Model>(_ type: M.Type, id: Int64) throws -> M? { try context.find(M.self, id: id) }
+    func fetchAll<M: Model>(
+        _ type: M.Type, where condition: ((Columns<M>) -> Condition)?, order: ((Columns<M>) -> Ordering)?,
+        limit: Int?
+    ) throws -> [M] {
+        var query = context.query(M.self)
+        if let condition { query = query.where(condition) }
+        if let order { query = query.order(order) }
+        if let limit { query = query.limit(limit) }
+        return try query.fetchAll()
+    }
+    func count<M: Model>(_ type: M.Type, where condition: @escaping (Columns<M>) -> Condition) throws -> Int {
+        try context.query(M.self).where(condition).count()
+    }
+    func execute(_ sql: SQL) throws { try context.execute(sql: sql) }
+    func integer(_ sql: SQL) throws -> Int64? { try context.fetchOne(Int64.self, sql: sql) }
+    func transaction(_ body: (any TestBackend) throws -> Void) throws {
+        if let database = context as? PostgresDatabase {
+            try database.transaction { tx in try body(PostgresBackend(context: tx)) }
+        } else if let transaction = context as? PostgresTransaction {
+            try transaction.transaction { tx in try body(PostgresBackend(context: tx)) }
+        }
+    }
+}
+
+/// The PostgreSQL server the tests use: `LITERECORD_POSTGRES_URL` (`.ci/run` starts one with
+/// `Scripts/postgres-test-server`). Without it the PostgreSQL tests are skipped.
+enum PostgresTestServer {
+    static let url: String? = {
+        guard let url = ProcessInfo.processInfo.environment["LITERECORD_POSTGRES_URL"], !url.isEmpty else {
+            return nil
+        }
+        return url
+    }()
+
+    static var isAvailable: Bool { url != nil }
+
+    static let skipMessage: Comment =
+        "LITERECORD_POSTGRES_URL is not set: start a server with Scripts/postgres-test-server start"
+
+    /// A database in a schema of its own, so that tests running in parallel never share a table.
+    static func freshDatabase(configuration: PostgresConfiguration = PostgresConfiguration()) throws
+        -> PostgresDatabase
+    {
+        guard let url else { throw DatabaseError(resultCode: .misuse, message: "no PostgreSQL server") }
+        let schema = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let setup = try PostgresDatabase(url: url)
+        try setup.execute(sql: SQL(verbatim: "CREATE SCHEMA \(schema)"))
+        let separator = url.contains("?") ? "&" : "?"
+        return try PostgresDatabase(
+            url: url + separator + "options=-csearch_path%3D\(schema)", configuration: configuration)
+    }
+
+    static func backend() throws -> PostgresBackend {
+        PostgresBackend(context: try freshDatabase())
+    }
+}
