@@ -124,7 +124,7 @@ struct PostgresResult {
 
 /// SQLSTATE codes mapped onto the ``ResultCode`` families SQLite's errors use, so that code
 /// matching `.constraintUnique` works on both backends.
-enum PostgresErrorMapping {
+package enum PostgresErrorMapping {
     static func error(from result: OpaquePointer, connection: OpaquePointer, sql: SQL) -> DatabaseError {
         func field(_ code: Character) -> String? {
             guard let ascii = code.asciiValue, let pointer = PQresultErrorField(result, Int32(ascii)) else {
@@ -154,7 +154,7 @@ enum PostgresErrorMapping {
     ///   - state: The five-character SQLSTATE.
     ///   - constraint: The violated constraint's name, if any (`..._pkey` is the primary key).
     /// - Returns: The code.
-    static func resultCode(sqlState state: String, constraint: String?) -> ResultCode {
+    package static func resultCode(sqlState state: String, constraint: String?) -> ResultCode {
         switch state {
         case "23505":
             return constraint?.hasSuffix("_pkey") == true ? .constraintPrimaryKey : .constraintUnique

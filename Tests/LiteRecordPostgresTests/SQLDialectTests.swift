@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-@testable import LiteRecord
-@testable import LiteRecordPostgres
+import LiteRecord
+import LiteRecordPostgres
 
 // The dialect seam and the SQLSTATE mapping: pure functions, no server needed.
 
