@@ -1,8 +1,7 @@
 import Foundation
-import Testing
-
 import LiteRecord
 import LiteRecordPostgres
+import Testing
 
 // The dialect seam and the SQLSTATE mapping: pure functions, no server needed.
 
