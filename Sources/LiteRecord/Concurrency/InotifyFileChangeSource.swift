@@ -9,13 +9,13 @@
     /// go, and a watch on the directory sees them appear. The thread is named `lrw-<inode of the
     /// directory>` (Linux keeps 15 characters), so tools and tests can tell which directory it
     /// watches. It owns one file descriptor, the inotify instance; stopping removes the watch,
-    /// which queues `IN_IGNORED` and so wakes the thread, waits for it to end, then closes the
-    /// descriptor (closing it under a thread blocked in `poll` would race with its reuse).
+    /// which queues `IN_IGNORED` and so wakes the thread, joins it, then closes the descriptor
+    /// (closing it under a thread blocked in `poll` would race with its reuse).
     final class InotifyFileChangeSource: FileChangeSource {
         private let descriptor: Int32
         private let watch: Int32
         private let isStopping = Locked(false)
-        private let finished = DispatchSemaphore(value: 0)
+        private let thread: pthread_t
 
         /// Events that can mean new content: writes, and files created, deleted or renamed
         /// (a `-journal` deleted is a commit in rollback-journal mode).
@@ -36,14 +36,19 @@
             let inode = stat(files.directory, &status) == 0 ? UInt64(status.st_ino) : 0
             self.descriptor = descriptor
             self.watch = watch
-            let names = files.names
-            let threadName = "lrw-\(inode % 100_000_000_000)"
-            let thread = Thread { [isStopping, finished] in
-                Thread.current.name = threadName
-                Self.run(descriptor: descriptor, names: names, isStopping: isStopping, onChange: onChange)
-                finished.signal()
+            let work = WatcherThreadWork(
+                name: "lrw-\(inode % 100_000_000_000)", descriptor: descriptor, names: files.names,
+                isStopping: isStopping, onChange: onChange)
+            var thread = pthread_t()
+            let context = Unmanaged.passRetained(work).toOpaque()
+            guard pthread_create(&thread, nil, { InotifyFileChangeSource.threadMain($0) }, context) == 0
+            else {
+                Unmanaged<WatcherThreadWork>.fromOpaque(context).release()
+                inotify_rm_watch(descriptor, watch)
+                close(descriptor)
+                return nil
             }
-            thread.start()
+            self.thread = thread
         }
 
         func stop() {
@@ -54,8 +59,51 @@
             guard isFirstStop else { return }
             // Fails harmlessly when the watch is already gone (the directory was deleted).
             inotify_rm_watch(descriptor, watch)
-            finished.wait()
+            // Joined, not signalled: the thread is gone (and its name with it) when this returns.
+            pthread_join(thread, nil)
             close(descriptor)
+        }
+
+        /// What the watcher thread needs, handed to it through `pthread_create`'s context pointer.
+        private final class WatcherThreadWork: Sendable {
+            let name: String
+            let descriptor: Int32
+            let names: Set<String>
+            let isStopping: Locked<Bool>
+            let onChange: @Sendable () -> Void
+
+            init(
+                name: String, descriptor: Int32, names: Set<String>, isStopping: Locked<Bool>,
+                onChange: @escaping @Sendable () -> Void
+            ) {
+                self.name = name
+                self.descriptor = descriptor
+                self.names = names
+                self.isStopping = isStopping
+                self.onChange = onChange
+            }
+        }
+
+        /// The thread's entry point: names the thread before it watches, so it can be told apart.
+        private static func threadMain(_ context: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+            guard let context else { return nil }
+            let work = Unmanaged<WatcherThreadWork>.fromOpaque(context).takeRetainedValue()
+            nameCurrentThread(work.name)
+            run(
+                descriptor: work.descriptor, names: work.names, isStopping: work.isStopping,
+                onChange: work.onChange)
+            return nil
+        }
+
+        /// Names the calling thread the way `pthread_setname_np` does (which Swift's Glibc module
+        /// does not export): by writing its `comm` file, synchronously, before anyone looks for it.
+        private static func nameCurrentThread(_ name: String) {
+            let file = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+            guard file >= 0 else { return }
+            defer { close(file) }
+            // Linux keeps 15 bytes of a thread's name.
+            let bytes = Array(name.utf8.prefix(15))
+            _ = bytes.withUnsafeBytes { write(file, $0.baseAddress, $0.count) }
         }
 
         /// The thread's loop: sleep until events arrive, report those about the database's
