@@ -2,24 +2,6 @@ import Foundation
 import LiteRecord
 import Testing
 
-private struct Stats: Codable, Equatable {
-    var wins: Int
-    var losses: Int
-}
-
-private enum Team: String, Codable {
-    case red, blue
-}
-
-private struct Player: Codable, Equatable {
-    var id: Int64?
-    var name: String
-    var score: Int
-    var team: Team?
-    var tags: [String]
-    var stats: Stats
-}
-
 /// A table written by plain SQL, the way another tool would: columns in another order than
 /// the properties, an extra column, REAL and INTEGER mixed in one column.
 private func makePlayersTable() throws -> Database {
@@ -36,22 +18,28 @@ private func makePlayersTable() throws -> Database {
 @Suite struct RowDecoderTests {
     @Test func decodesRowsWrittenByPlainSQL() throws {
         let db = try makePlayersTable()
-        let players = try db.fetchAll(Player.self, sql: "SELECT * FROM players ORDER BY id")
+        let players = try db.fetchAll(CodablePlayer.self, sql: "SELECT * FROM players ORDER BY id")
         #expect(
             players == [
-                Player(
+                CodablePlayer(
                     id: 1, name: "Alice", score: 120, team: .red, tags: ["pro", "mvp"],
-                    stats: Stats(wins: 3, losses: 1)),
-                Player(id: 2, name: "Bob", score: 80, team: nil, tags: [], stats: Stats(wins: 0, losses: 2)),
+                    stats: CodableStats(wins: 3, losses: 1)),
+                CodablePlayer(
+                    id: 2, name: "Bob", score: 80, team: nil, tags: [],
+                    stats: CodableStats(wins: 0, losses: 2)),
             ])
     }
 
     @Test func fetchOneAndForEach() throws {
         let db = try makePlayersTable()
-        #expect(try db.fetchOne(Player.self, sql: "SELECT * FROM players WHERE name = \("Bob")")?.id == 2)
-        #expect(try db.fetchOne(Player.self, sql: "SELECT * FROM players WHERE name = \("Nobody")") == nil)
+        #expect(
+            try db.fetchOne(CodablePlayer.self, sql: "SELECT * FROM players WHERE name = \("Bob")")?.id == 2)
+        #expect(
+            try db.fetchOne(CodablePlayer.self, sql: "SELECT * FROM players WHERE name = \("Nobody")") == nil)
         var names: [String] = []
-        try db.forEach(Player.self, sql: "SELECT * FROM players ORDER BY id DESC") { names.append($0.name) }
+        try db.forEach(CodablePlayer.self, sql: "SELECT * FROM players ORDER BY id DESC") {
+            names.append($0.name)
+        }
         #expect(names == ["Bob", "Alice"])
     }
 
@@ -60,7 +48,8 @@ private func makePlayersTable() throws -> Database {
         #expect(
             try db.fetchAll(String.self, sql: "SELECT name FROM players ORDER BY name") == ["Alice", "Bob"])
         #expect(try db.fetchOne(Int.self, sql: "SELECT count(*) FROM players") == 2)
-        #expect(try db.fetchAll(Team?.self, sql: "SELECT team FROM players ORDER BY id") == [.red, nil])
+        #expect(
+            try db.fetchAll(CodableTeam?.self, sql: "SELECT team FROM players ORDER BY id") == [.red, nil])
         #expect(
             try db.fetchAll([String].self, sql: "SELECT tags FROM players ORDER BY id") == [
                 ["pro", "mvp"], [],
@@ -72,29 +61,30 @@ private func makePlayersTable() throws -> Database {
 
     @Test func decodesFromACopiedRow() throws {
         let row = Row(["name": "Zed", "score": 7, "tags": #"["x"]"#, "stats": #"{"wins":1,"losses":0}"#])
-        let player = try RowDecoder().decode(Player.self, from: row)
+        let player = try RowDecoder().decode(CodablePlayer.self, from: row)
         #expect(
             player
-                == Player(
-                    id: nil, name: "Zed", score: 7, team: nil, tags: ["x"], stats: Stats(wins: 1, losses: 0)))
+                == CodablePlayer(
+                    id: nil, name: "Zed", score: 7, team: nil, tags: ["x"],
+                    stats: CodableStats(wins: 1, losses: 0)))
     }
 
     @Test func missingColumnForNonOptionalNamesTheColumn() throws {
         let db = try makePlayersTable()
         let error = try #require(throws: RowDecodingError.self) {
-            try db.fetchAll(Player.self, sql: "SELECT id, name, tags, stats FROM players")
+            try db.fetchAll(CodablePlayer.self, sql: "SELECT id, name, tags, stats FROM players")
         }
         #expect(error.isMissingColumn)
         #expect(error.column == "score")
         #expect(error.description.contains("no column \"score\""))
-        #expect(error.description.contains("Player.score"))
+        #expect(error.description.contains("CodablePlayer.score"))
         #expect(error.description.contains("SELECT id, name, tags, stats FROM players"))
     }
 
     @Test func missingColumnForOptionalIsNil() throws {
         let db = try makePlayersTable()
         let players = try db.fetchAll(
-            Player.self, sql: "SELECT name, score, tags, stats FROM players ORDER BY name")
+            CodablePlayer.self, sql: "SELECT name, score, tags, stats FROM players ORDER BY name")
         #expect(players.map(\.id) == [nil, nil])
         #expect(players.map(\.team) == [nil, nil])
     }
@@ -103,7 +93,7 @@ private func makePlayersTable() throws -> Database {
         let db = try makePlayersTable()
         try db.execute(sql: "UPDATE players SET score = NULL WHERE id = 2")
         let error = try #require(throws: RowDecodingError.self) {
-            try db.fetchAll(Player.self, sql: "SELECT * FROM players")
+            try db.fetchAll(CodablePlayer.self, sql: "SELECT * FROM players")
         }
         #expect(error.isNullValue)
         #expect(error.description.contains("column \"score\" is NULL, expected non-optional Int"))
@@ -113,7 +103,7 @@ private func makePlayersTable() throws -> Database {
         let db = try makePlayersTable()
         try db.execute(sql: "UPDATE players SET score = 'lots' WHERE id = 1")
         let error = try #require(throws: RowDecodingError.self) {
-            try db.fetchAll(Player.self, sql: "SELECT * FROM players")
+            try db.fetchAll(CodablePlayer.self, sql: "SELECT * FROM players")
         }
         #expect(error.isTypeMismatch)
         #expect(error.storedValue == .text("lots"))
@@ -125,7 +115,7 @@ private func makePlayersTable() throws -> Database {
         let db = try makePlayersTable()
         try db.execute(sql: "UPDATE players SET score = 80.5 WHERE id = 2")
         let error = try #require(throws: RowDecodingError.self) {
-            try db.fetchAll(Player.self, sql: "SELECT * FROM players")
+            try db.fetchAll(CodablePlayer.self, sql: "SELECT * FROM players")
         }
         #expect(error.description.contains("holds REAL 80.5, expected Int"))
     }
@@ -143,18 +133,18 @@ private func makePlayersTable() throws -> Database {
         let db = try makePlayersTable()
         try db.execute(sql: "UPDATE players SET stats = '{wins: 3' WHERE id = 1")
         let error = try #require(throws: RowDecodingError.self) {
-            try db.fetchAll(Player.self, sql: "SELECT * FROM players")
+            try db.fetchAll(CodablePlayer.self, sql: "SELECT * FROM players")
         }
         #expect(error.isInvalidJSON)
         #expect(error.column == "stats")
-        #expect(error.description.contains("not valid JSON for Stats"))
+        #expect(error.description.contains("not valid JSON for CodableStats"))
     }
 
     @Test func jsonOfTheWrongShapeIsAnError() throws {
         let db = try makePlayersTable()
         try db.execute(sql: #"UPDATE players SET stats = '{"wins":"three","losses":1}' WHERE id = 1"#)
         let error = try #require(throws: RowDecodingError.self) {
-            try db.fetchAll(Player.self, sql: "SELECT * FROM players")
+            try db.fetchAll(CodablePlayer.self, sql: "SELECT * FROM players")
         }
         #expect(error.isInvalidJSON)
         #expect(error.description.contains("wins"))
@@ -164,10 +154,10 @@ private func makePlayersTable() throws -> Database {
         let db = try makePlayersTable()
         try db.execute(sql: "UPDATE players SET team = 'purple' WHERE id = 1")
         let error = try #require(throws: RowDecodingError.self) {
-            try db.fetchAll(Player.self, sql: "SELECT * FROM players")
+            try db.fetchAll(CodablePlayer.self, sql: "SELECT * FROM players")
         }
         #expect(error.description.contains("'purple'"))
-        #expect(error.description.contains("Team"))
+        #expect(error.description.contains("CodableTeam"))
     }
 
     @Test func invalidUTF8TextIsAnErrorForStrings() throws {

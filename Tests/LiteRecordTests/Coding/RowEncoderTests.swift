@@ -2,29 +2,11 @@ import Foundation
 import LiteRecord
 import Testing
 
-private struct Stats: Codable, Equatable {
-    var wins: Int
-    var losses: Int
-}
-
-private enum Team: String, Codable {
-    case red, blue
-}
-
-private struct Player: Codable, Equatable {
-    var id: Int64?
-    var name: String
-    var score: Int
-    var team: Team?
-    var tags: [String]
-    var stats: Stats
-}
-
 @Suite struct RowEncoderTests {
     @Test func encodesColumnsInPropertyOrderWithTheirStorage() throws {
-        let player = Player(
+        let player = CodablePlayer(
             id: nil, name: "Alice", score: 120, team: .red, tags: ["pro", "mvp"],
-            stats: Stats(wins: 3, losses: 1))
+            stats: CodableStats(wins: 3, losses: 1))
         let row = try RowEncoder().encode(player)
         #expect(row.columns == ["id", "name", "score", "team", "tags", "stats"])
         #expect(row["id"] == .null)  // encodeIfPresent(nil) is NULL, not a missing column
