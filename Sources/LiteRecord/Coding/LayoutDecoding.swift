@@ -90,7 +90,12 @@ final class LayoutBinding {
         init(_ leaf: LayoutLeaf, isOptional: Bool) {
             switch (leaf, isOptional) {
             case (.int64, false): self = .integer64
-            case (.int, false): self = Int.bitWidth == 64 ? .integer64 : .none
+            case (.int, false):
+                #if _pointerBitWidth(_64)
+                    self = .integer64
+                #else
+                    self = .none
+                #endif
             case (.double, false): self = .double
             default: self = .none
             }
