@@ -147,6 +147,25 @@ struct PostgresRelationParityTests {
         #expect(plan.contains("rel_books_authorID_index"), "\(plan)")
     }
 
+    /// A composite key's statement shape (the keys as one bound `jsonb` array of arrays) can
+    /// use the key's index: with sequential scans discouraged, the plan reads the index.
+    @Test func compositeKeyStatementUsesTheKeyIndex() throws {
+        let pg = try PostgresTestServer.freshDatabase()
+        _ = try ChinookData.make(on: PostgresBackend(context: pg))
+        let keys = "[[1,2],[3,4]]"
+        let plan = try pg.transaction { tx -> String in
+            try tx.execute(sql: "SET LOCAL enable_seqscan = off")
+            return try tx.fetchAll(
+                String.self,
+                sql: """
+                    EXPLAIN SELECT * FROM "PlaylistNote" WHERE ("PlaylistId", "TrackId") IN (SELECT
+                    CAST(value ->> 0 AS bigint), CAST(value ->> 1 AS bigint) FROM jsonb_array_elements(CAST(\(keys) AS jsonb)))
+                    """
+            ).joined(separator: "\n")
+        }
+        #expect(plan.contains("PlaylistNote_PlaylistId_TrackId_index"), "\(plan)")
+    }
+
     /// The same loads give the same results on both backends, from the same rows.
     @Test func eagerLoadsAgreeBetweenBackends() throws {
         let sqlite = try SQLiteBackend.temporary()
