@@ -15,12 +15,16 @@ import LiteRecord
 ///
 /// Supported on PostgreSQL: comparisons (`==`, `!=`, `<`, ..., null-safe as in Swift), `in`,
 /// `&&`, `||`, `!`, members of JSON columns (`$0.stats.wins`), ordering, limit, offset,
-/// distinct, raw SQL conditions. Not yet: string functions and full-text search (they throw or
-/// fail with the server's error), relations (`including`, `where(Other.self)`), updates and
-/// deletes of many rows.
+/// distinct, raw SQL conditions, filters across relations (`where(Author.self) { ... }`,
+/// `where(any: Book.self) { ... }`) and eager loading (`including(all:)`, `including(one:)`).
+/// Not yet: string functions and full-text search (they throw or fail with the server's
+/// error), updates and deletes of many rows.
 public struct PostgresQuery<M: Model> {
     let context: any PostgresContext
     var query: Query<M>
+    /// The models whose tables a condition reads besides this model's (a filter across a
+    /// relation), created before the query runs as this model's table is.
+    var relatedTypes: [any Model.Type] = []
 
     init(context: any PostgresContext) {
         self.context = context
@@ -29,7 +33,7 @@ public struct PostgresQuery<M: Model> {
         self.query = Query(backendWithDateStorage: dateStorage)
     }
 
-    private func with(_ change: (Query<M>) -> Query<M>) -> PostgresQuery {
+    func with(_ change: (Query<M>) -> Query<M>) -> PostgresQuery {
         var copy = self
         copy.query = SQLDialect.$current.withValue(.postgres) { change(query) }
         return copy
@@ -109,6 +113,7 @@ public struct PostgresQuery<M: Model> {
         let sql = try selectSQL("*")
         return try context.withSession { session in
             let table = try session.preparedTable(for: M.self)
+            try session.prepareTables(of: relatedTypes)
             let decoder = table.rowDecoder(dateStorage: session.dateStorage)
             return try session.execute(sql).lrRows.map { try decoder.decode(M.self, from: $0) }
         }
@@ -131,6 +136,7 @@ public struct PostgresQuery<M: Model> {
         let sql: SQL = "SELECT count(*) FROM (\(inner)) AS counted"
         return try context.withSession { session in
             _ = try session.preparedTable(for: M.self)
+            try session.prepareTables(of: relatedTypes)
             guard case .integer(let count)? = try session.execute(sql).rows.first?.first else { return 0 }
             return Int(count)
         }

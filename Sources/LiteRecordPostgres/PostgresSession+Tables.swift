@@ -41,7 +41,8 @@ extension PostgresSession {
             return nil
         }
         let quotedTable = SQL.quoteIdentifier(table.name)
-        if existing.isEmpty {
+        let isNew = existing.isEmpty
+        if isNew {
             var parts = table.columns.map { columnDefinition($0, table: table) }
             if !table.primaryKey.isEmpty {
                 parts.append(
@@ -67,6 +68,8 @@ extension PostgresSession {
                         "CREATE \(unique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(name) ON \(quotedTable) (\(list))"
                 ))
         }
+        // A key declared on a table that already exists changes nothing in it, as on SQLite.
+        if isNew { try createForeignKeys(of: table) }
     }
 
     private func columnDefinition(_ column: BackendTable.Column, table: BackendTable) -> String {

@@ -46,7 +46,10 @@ struct EagerLoad: Sendable {
         case .direct(let relation):
             keyColumns = relation.targetColumns
             sql = "SELECT * FROM \(quoted(relation.target.tableName)) WHERE "
-            sql.append(KeyList.membership(relation.targetColumns.map(quoted), keys: keys))
+            sql.append(
+                KeyList.membership(
+                    relation.targetColumns.map(quoted), keys: keys,
+                    types: KeyList.dialectTypes(of: relation.targetColumns, in: relation.target)))
             for condition in conditions { sql.append(" AND \(condition.sql)") }
         case .through(let first, let second):
             // The target's columns and the junction's root key, in a subquery, so that the
@@ -65,10 +68,13 @@ struct EagerLoad: Sendable {
                     "\(junction).\(quoted(column)) = \(target).\(quoted(second.targetColumns[index]))")
             }
             let membership = KeyList.membership(
-                first.targetColumns.map { "\(junction).\(quoted($0))" }, keys: keys)
+                first.targetColumns.map { "\(junction).\(quoted($0))" }, keys: keys,
+                types: KeyList.dialectTypes(of: first.targetColumns, in: first.target))
             sql =
                 "SELECT * FROM (SELECT \(selection)\(target).* FROM \(quoted(second.target.tableName)) AS "
                 + "\(target) JOIN \(quoted(first.target.tableName)) AS \(junction) ON \(join) WHERE \(membership))"
+            // PostgreSQL requires a subquery in FROM to have a name; SQLite's text stays as it was.
+            if SQLDialect.current == .postgres { sql.append(" AS \(quoted("literecord_rows"))") }
             for (index, condition) in conditions.enumerated() {
                 sql.append(index == 0 ? " WHERE \(condition.sql)" : " AND \(condition.sql)")
             }

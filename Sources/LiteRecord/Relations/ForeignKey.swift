@@ -7,6 +7,8 @@ struct ForeignKeyDeclaration: Sendable {
     let columns: [PropertyReference]
     let parent: ObjectIdentifier
     let parentTypeName: String
+    /// The parent model type, for another backend that prepares the parent's table itself.
+    let parentType: any Model.Type
     let parentKey: [PropertyReference]
     let onDelete: OnDelete
     /// The parent's table, resolved once per process.
@@ -20,6 +22,7 @@ struct ForeignKeyDeclaration: Sendable {
         self.columns = columns
         self.parent = ObjectIdentifier(Parent.self)
         self.parentTypeName = String(describing: Parent.self)
+        self.parentType = Parent.self
         self.parentKey = parentKey
         self.onDelete = onDelete
         self.parentTable = { try TableSchemaCache.schema(for: Parent.self) }

@@ -9,7 +9,11 @@ import Foundation
 enum KeyList {
     /// `column IN (...)`, or `(c1, c2) IN (SELECT value ->> 0, value ->> 1 ...)` for a
     /// composite key, against the JSON array bound to the one parameter.
-    static func membership(_ columns: [SQL], keys: String) -> SQL {
+    ///
+    /// In PostgreSQL (``SQLDialect/current``), `types` are the columns' types, to which the
+    /// keys are cast so that the columns' indexes serve (see ``postgresMembership(_:keys:types:)``).
+    static func membership(_ columns: [SQL], keys: String, types: [String] = []) -> SQL {
+        if SQLDialect.current == .postgres { return postgresMembership(columns, keys: keys, types: types) }
         if columns.count == 1 {
             return "\(columns[0]) IN (SELECT value FROM json_each(\(keys)))"
         }

@@ -95,7 +95,7 @@ public struct QueryIncludingAll<Root: Model, Target: Model>: Sendable {
 
     /// The children closure narrows and sorts; a limit, offset, `distinct` or grouping would
     /// apply to all roots' rows together, which is not what it reads as.
-    private func checkChildrenQuery() throws {
+    func checkChildrenQuery() throws {
         guard
             children.limitCount != nil || children.offsetCount != nil || children.isDistinct
                 || !children.groupKeys.isEmpty

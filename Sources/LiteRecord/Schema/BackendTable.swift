@@ -27,8 +27,10 @@ package struct BackendTable: Sendable {
     package let automaticKeyColumn: String?
     package let uniques: [[String]]
     package let indexes: [[String]]
-    /// Whether the schema declares what this backend cannot keep yet (foreign keys, full-text
-    /// search), with the reason.
+    /// The foreign keys the schema declares.
+    package let foreignKeys: [ForeignKey]
+    /// Whether the schema declares what this backend cannot keep yet (full-text search), with
+    /// the reason.
     package let unsupportedFeature: String?
 
     /// The table of a model type, resolved once per type.
@@ -49,9 +51,11 @@ package struct BackendTable: Sendable {
         automaticKeyColumn = schema.rowIDKey.flatMap { $0.isAutomatic ? $0.column : nil }
         uniques = schema.uniques
         indexes = schema.indexes
-        if !schema.foreignKeys.isEmpty {
-            unsupportedFeature = "foreign keys"
-        } else if schema.fullTextIndex != nil {
+        let needingIndex = Set(schema.foreignKeysNeedingIndex.map(\.columns))
+        foreignKeys = schema.foreignKeys.map {
+            ForeignKey(key: $0, childTypeName: schema.typeName, needsIndex: needingIndex.contains($0.columns))
+        }
+        if schema.fullTextIndex != nil {
             unsupportedFeature = "full-text search"
         } else {
             unsupportedFeature = nil

@@ -1,0 +1,183 @@
+import Foundation
+import LiteRecord
+
+/// A query of models on PostgreSQL, each fetched with all its related rows of another model:
+/// `[(Author, [Book])]`. Made by ``PostgresQuery/including(all:_:)``.
+///
+/// It runs two statements whatever the number of roots, in one snapshot: the roots' query, then
+/// one query of every related row, which receives the roots' distinct keys as one bound array
+/// (`"authorID" = ANY($1::bigint[])`) and finds them through the foreign key's index. Roots come
+/// in the root query's order (its `where`, `order` and `limit` apply to the roots only); each
+/// root's related rows come in the order the children closure gives.
+///
+/// ## Topics
+/// - ``fetchAll()``
+/// - ``where(_:)``
+/// - ``order(_:)-((Columns<Root>)->Ordering)``
+/// - ``order(_:)-((Columns<Root>)->Column<Value>)``
+/// - ``limit(_:offset:)``
+public struct PostgresQueryIncludingAll<Root: Model, Target: Model> {
+    let context: any PostgresContext
+    let load: QueryIncludingAll<Root, Target>
+    /// The models whose tables the load reads besides the root's, created before it runs.
+    let tables: [any Model.Type]
+
+    func with(_ change: (QueryIncludingAll<Root, Target>) -> QueryIncludingAll<Root, Target>) -> Self {
+        Self(
+            context: context, load: SQLDialect.$current.withValue(.postgres) { change(load) }, tables: tables)
+    }
+
+    /// Keeps the roots for which the condition holds.
+    ///
+    /// - Parameter condition: `{ $0.name == "Tolkien" }`.
+    /// - Returns: The narrowed query.
+    public func `where`(_ condition: (Columns<Root>) -> Condition) -> Self {
+        with { $0.where(condition) }
+    }
+
+    /// Sorts the roots (replacing earlier sort keys).
+    ///
+    /// - Parameter ordering: `{ $0.name.ascending }`.
+    /// - Returns: The sorted query.
+    public func order(_ ordering: (Columns<Root>) -> Ordering) -> Self {
+        with { $0.order(ordering) }
+    }
+
+    /// Returns at most `count` roots, after skipping `offset`; each still has all its related rows.
+    ///
+    /// - Parameters:
+    ///   - count: The maximum number of roots.
+    ///   - offset: How many roots to skip first.
+    /// - Returns: The limited query.
+    public func limit(_ count: Int, offset: Int? = nil) -> Self {
+        with { $0.limit(count, offset: offset) }
+    }
+
+    /// Every matching root, each with its related rows.
+    ///
+    /// - Returns: The roots in the root query's order, each with its related rows (`[]` for none).
+    /// - Throws: ``LiteRecord/SchemaError`` when no foreign key relates the models, or several do
+    ///   and `via:` does not say which; ``LiteRecord/DatabaseError``, ``LiteRecord/RowDecodingError``.
+    /// - Complexity: Two `SELECT` statements (in one snapshot), whatever the number of roots.
+    public func fetchAll() throws -> [(Root, [Target])] {
+        let plan = try SQLDialect.$current.withValue(.postgres) { try load.backendLoad() }
+        return try context.withSession { session in
+            let rootTable = try session.preparedTable(for: Root.self)
+            let targetTable = try session.preparedTable(for: Target.self)
+            try session.prepareTables(of: tables)
+            return try session.inOneSnapshot {
+                try session.eagerLoad(plan, roots: Root.self, rootTable: rootTable, targets: targetTable)
+            }
+        }
+    }
+}
+
+/// A query of models on PostgreSQL, each fetched with the one related row of another model, or
+/// `nil`: `[(Book, Author?)]`. Made by ``PostgresQuery/including(one:_:)``.
+///
+/// It runs two statements whatever the number of roots, as ``PostgresQueryIncludingAll`` does.
+///
+/// ## Topics
+/// - ``fetchAll()``
+/// - ``where(_:)``
+/// - ``order(_:)-((Columns<Root>)->Ordering)``
+/// - ``order(_:)-((Columns<Root>)->Column<Value>)``
+/// - ``limit(_:offset:)``
+public struct PostgresQueryIncludingOne<Root: Model, Target: Model> {
+    let all: PostgresQueryIncludingAll<Root, Target>
+
+    /// Keeps the roots for which the condition holds.
+    ///
+    /// - Parameter condition: `{ $0.year < 1950 }`.
+    /// - Returns: The narrowed query.
+    public func `where`(_ condition: (Columns<Root>) -> Condition) -> Self {
+        Self(all: all.where(condition))
+    }
+
+    /// Sorts the roots (replacing earlier sort keys).
+    ///
+    /// - Parameter ordering: `{ $0.title.ascending }`.
+    /// - Returns: The sorted query.
+    public func order(_ ordering: (Columns<Root>) -> Ordering) -> Self {
+        Self(all: all.order(ordering))
+    }
+
+    /// Returns at most `count` roots, after skipping `offset`.
+    ///
+    /// - Parameters:
+    ///   - count: The maximum number of roots.
+    ///   - offset: How many roots to skip first.
+    /// - Returns: The limited query.
+    public func limit(_ count: Int, offset: Int? = nil) -> Self {
+        Self(all: all.limit(count, offset: offset))
+    }
+
+    /// Every matching root with its related row.
+    ///
+    /// - Returns: The roots in the root query's order, each with its related row or `nil`.
+    /// - Throws: As ``PostgresQueryIncludingAll/fetchAll()``.
+    /// - Complexity: Two `SELECT` statements, whatever the number of roots.
+    public func fetchAll() throws -> [(Root, Target?)] {
+        try all.fetchAll().map { ($0.0, $0.1.first) }
+    }
+}
+
+extension PostgresSession {
+    /// Runs `body` in one `REPEATABLE READ` snapshot, so that the statements of an eager load
+    /// see the same data, or right there inside the transaction already open.
+    func inOneSnapshot<T>(_ body: () throws -> T) throws -> T {
+        if transactionDepth > 0 { return try body() }
+        return try runTransaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { _ in try body()
+        }
+    }
+
+    /// The roots, then every related row of their keys in one statement, gathered per root.
+    func eagerLoad<Root: Model, Target: Model>(
+        _ plan: BackendEagerLoad, roots: Root.Type, rootTable: BackendTable, targets: BackendTable
+    ) throws -> [(Root, [Target])] {
+        let rootResult = try execute(plan.rootSQL)
+        let rootDecoder = rootTable.rowDecoder(dateStorage: dateStorage)
+        let models = try rootResult.lrRows.map { try rootDecoder.decode(Root.self, from: $0) }
+        let rootPositions = try positions(of: plan.rootKeyColumns, in: rootResult, table: rootTable.name)
+        // The distinct keys in root order, each with the slot that gathers its rows; a key
+        // with a NULL relates to nothing.
+        var slotOfKey: [[DatabaseValue]: Int] = [:]
+        var distinct: [[DatabaseValue]] = []
+        var rootSlots: [Int] = []
+        rootSlots.reserveCapacity(models.count)
+        for values in rootResult.rows {
+            let key = rootPositions.map { values[$0] }
+            if key.contains(.null) {
+                rootSlots.append(-1)
+            } else if let slot = slotOfKey[key] {
+                rootSlots.append(slot)
+            } else {
+                slotOfKey[key] = distinct.count
+                rootSlots.append(distinct.count)
+                distinct.append(key)
+            }
+        }
+        guard !distinct.isEmpty else { return models.map { ($0, []) } }
+        let (sql, keyColumns) = try SQLDialect.$current.withValue(.postgres) {
+            try plan.targetSQL(keys: distinct)
+        }
+        let related = try execute(sql)
+        let keyPositions = try positions(of: keyColumns, in: related, table: targets.name)
+        let decoder = targets.rowDecoder(dateStorage: dateStorage)
+        var groups = [[Target]](repeating: [], count: distinct.count)
+        for (row, values) in zip(related.lrRows, related.rows) {
+            guard let slot = slotOfKey[keyPositions.map { values[$0] }] else { continue }
+            groups[slot].append(try decoder.decode(Target.self, from: row))
+        }
+        return zip(models, rootSlots).map { model, slot in (model, slot < 0 ? [] : groups[slot]) }
+    }
+
+    private func positions(of columns: [String], in result: PostgresResult, table: String) throws -> [Int] {
+        try columns.map { column in
+            guard let position = result.columnNames.firstIndex(of: column) else {
+                throw SchemaError("the rows of \(table) have no column \(column) to relate them by")
+            }
+            return position
+        }
+    }
+}

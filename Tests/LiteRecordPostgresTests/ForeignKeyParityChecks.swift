@@ -1,0 +1,251 @@
+import Foundation
+import LiteRecord
+import Testing
+
+// Foreign keys of the tables LiteRecord creates, on both backends: the constraint with its
+// ON DELETE action and an index on the key, enforcement (a dangling key is
+// `.constraintForeignKey`, SQLSTATE 23503 on PostgreSQL) and the actions themselves.
+
+struct RelAuthor: Model, Equatable {
+    var id: Int64?
+    var name: String
+    static let schema = Schema<RelAuthor>(table: "rel_authors")
+}
+
+struct RelBook: Model, Equatable {
+    var id: Int64?
+    var authorID: Int64
+    var title: String
+    var year: Int
+    static let schema = Schema<RelBook>(table: "rel_books")
+        .foreignKey(\.authorID, references: RelAuthor.self, onDelete: .cascade)
+}
+
+struct RelLoan: Model, Equatable {
+    var id: Int64?
+    var bookID: Int64?
+    var reader: String
+    static let schema = Schema<RelLoan>(table: "rel_loans")
+        .foreignKey(\.bookID, references: RelBook.self, onDelete: .setNull)
+}
+
+struct RelReview: Model, Equatable {
+    var id: Int64?
+    var bookID: Int64
+    var stars: Int
+    static let schema = Schema<RelReview>(table: "rel_reviews", indexes: [[\.bookID, \.stars]])
+        .foreignKey(\.bookID, references: RelBook.self, onDelete: .restrict)
+}
+
+struct RelNote: Model, Equatable {
+    var id: Int64?
+    var bookID: Int64
+    var text: String
+    static let schema = Schema<RelNote>(table: "rel_notes").foreignKey(\.bookID, references: RelBook.self)
+}
+
+/// A key to a unique code rather than the primary key.
+struct RelCountry: Model, Equatable {
+    var id: Int64?
+    var code: String
+    static let schema = Schema<RelCountry>(table: "rel_countries", unique: [\.code])
+}
+
+struct RelCity: Model, Equatable {
+    var id: Int64?
+    var countryCode: String
+    var name: String
+    static let schema = Schema<RelCity>(table: "rel_cities")
+        .foreignKey(\.countryCode, references: RelCountry.self, key: \.code, onDelete: .cascade)
+}
+
+/// A table another tool created, on which the model declares a key: nothing changes in it.
+struct RelLegacyBook: Model, Equatable {
+    var id: Int64?
+    var authorID: Int64
+    var title: String
+    static let schema = Schema<RelLegacyBook>(table: "rel_legacy_books")
+        .foreignKey(\.authorID, references: RelAuthor.self, onDelete: .cascade)
+}
+
+/// Two models referencing each other: creating either creates both, each with its key.
+struct RelTeam: Model, Equatable {
+    var id: Int64?
+    var captainID: Int64?
+    static let schema = Schema<RelTeam>(table: "rel_teams")
+        .foreignKey(\.captainID, references: RelMember.self, onDelete: .setNull)
+}
+
+struct RelMember: Model, Equatable {
+    var id: Int64?
+    var teamID: Int64
+    static let schema = Schema<RelMember>(table: "rel_members")
+        .foreignKey(\.teamID, references: RelTeam.self, onDelete: .cascade)
+}
+
+enum ForeignKeyParityChecks {
+    /// A created table declares each key with its action and indexes it (unless an index
+    /// already begins with the key's columns), and creating a child creates its parent.
+    static func newTablesDeclareAndIndexTheirKeys(_ backend: some RelationTestBackend) throws {
+        var author = RelAuthor(id: nil, name: "Tolkien")
+        var book = RelBook(id: nil, authorID: 0, title: "The Hobbit", year: 1937)
+        // The child first: its parent's table is created with it.
+        expectError(.constraintForeignKey) { try backend.insert(&book) }
+        try backend.insert(&author)
+        book.authorID = try #require(author.id)
+        try backend.insert(&book)
+        var loan = RelLoan(id: nil, bookID: book.id, reader: "Sam")
+        try backend.insert(&loan)
+        var review = RelReview(id: nil, bookID: try #require(book.id), stars: 5)
+        try backend.insert(&review)
+        var note = RelNote(id: nil, bookID: try #require(book.id), text: "first edition")
+        try backend.insert(&note)
+        #expect(try backend.foreignKeys(of: "rel_books") == ["authorID CASCADE"])
+        #expect(try backend.foreignKeys(of: "rel_loans") == ["bookID SET NULL"])
+        #expect(try backend.foreignKeys(of: "rel_reviews") == ["bookID RESTRICT"])
+        #expect(try backend.foreignKeys(of: "rel_notes") == ["bookID NO ACTION"])
+        #expect(try backend.indexedColumns(of: "rel_books").contains("authorID"))
+        #expect(try backend.indexedColumns(of: "rel_loans").contains("bookID"))
+        // The declared index (bookID, stars) serves the key: no second index.
+        let reviewIndexes = try backend.indexedColumns(of: "rel_reviews")
+        #expect(reviewIndexes.contains("bookID,stars"))
+        #expect(!reviewIndexes.contains("bookID"))
+
+        var country = RelCountry(id: nil, code: "NZ")
+        try backend.insert(&country)
+        var city = RelCity(id: nil, countryCode: "NZ", name: "Wellington")
+        try backend.insert(&city)
+        #expect(try backend.foreignKeys(of: "rel_cities") == ["countryCode CASCADE"])
+        var nowhere = RelCity(id: nil, countryCode: "XX", name: "Nowhere")
+        expectError(.constraintForeignKey) { try backend.insert(&nowhere) }
+        #expect(try backend.delete(country))
+        #expect(try backend.integer("SELECT count(*) FROM rel_cities") == 0)
+    }
+
+    /// A key no parent row has is a `.constraintForeignKey` error that writes nothing, on
+    /// insert and on update; PostgreSQL's message names SQLSTATE 23503.
+    static func danglingKeyIsAnError(_ backend: some RelationTestBackend) throws {
+        var author = RelAuthor(id: nil, name: "Le Guin")
+        try backend.insert(&author)
+        var book = RelBook(id: nil, authorID: try #require(author.id), title: "Earthsea", year: 1968)
+        try backend.insert(&book)
+        var orphan = RelBook(id: nil, authorID: 999, title: "Orphan", year: 2000)
+        do {
+            try backend.insert(&orphan)
+            Issue.record("a book of a missing author was inserted on \(backend.name)")
+        } catch let error as DatabaseError {
+            #expect(error.resultCode == .constraintForeignKey)
+            if backend.name == "PostgreSQL" {
+                #expect(error.message.contains("23503"))
+                #expect(error.message.contains("foreign key"))
+            } else {
+                #expect(error.message.contains("FOREIGN KEY constraint failed"))
+            }
+        }
+        #expect(orphan.id == nil)
+        var moved = book
+        moved.authorID = 999
+        expectError(.constraintForeignKey) { try backend.update(moved) }
+        #expect(try backend.find(RelBook.self, id: try #require(book.id)) == book)
+        #expect(try backend.integer("SELECT count(*) FROM rel_books") == 1)
+    }
+
+    /// Deleting a parent cascades, sets NULL, or is refused (restrict, no action), and a
+    /// refused delete leaves every row as it was.
+    static func onDeleteActions(_ backend: some RelationTestBackend) throws {
+        var author = RelAuthor(id: nil, name: "Pratchett")
+        try backend.insert(&author)
+        let authorID = try #require(author.id)
+        var kept = RelBook(id: nil, authorID: authorID, title: "Mort", year: 1987)
+        var lent = RelBook(id: nil, authorID: authorID, title: "Guards! Guards!", year: 1989)
+        try backend.insert(&kept)
+        try backend.insert(&lent)
+        var loan = RelLoan(id: nil, bookID: lent.id, reader: "Vimes")
+        try backend.insert(&loan)
+        var review = RelReview(id: nil, bookID: try #require(kept.id), stars: 4)
+        try backend.insert(&review)
+        var note = RelNote(id: nil, bookID: try #require(kept.id), text: "signed")
+        try backend.insert(&note)
+
+        // restrict: a reviewed book cannot go; no action: nor a book with notes.
+        expectRefusedDelete(on: backend) { _ = try backend.delete(kept) }
+        #expect(try backend.delete(review))
+        expectRefusedDelete(on: backend) { _ = try backend.delete(kept) }
+        #expect(try backend.find(RelBook.self, id: try #require(kept.id)) == kept)
+        #expect(try backend.delete(note))
+
+        // cascade from the author to the books, then set NULL from the books to the loan.
+        #expect(try backend.delete(author))
+        #expect(try backend.integer("SELECT count(*) FROM rel_books") == 0)
+        let loans = try backend.fetchAll(RelLoan.self)
+        #expect(loans == [RelLoan(id: loan.id, bookID: nil, reader: "Vimes")])
+    }
+
+    /// A delete refused by a foreign key. SQLite reports a NO ACTION key, which it checks at
+    /// the statement's end, with the extended code SQLITE_CONSTRAINT_TRIGGER (1811) and its
+    /// foreign key message; PostgreSQL reports every refusal with SQLSTATE 23503.
+    private static func expectRefusedDelete(
+        on backend: some TestBackend, sourceLocation: SourceLocation = #_sourceLocation,
+        _ body: () throws -> Void
+    ) {
+        #expect(sourceLocation: sourceLocation) {
+            try body()
+        } throws: { error in
+            guard let error = error as? DatabaseError else { return false }
+            return backend.name == "SQLite"
+                ? error.resultCode.primary == .constraint
+                    && error.message.contains("FOREIGN KEY constraint failed")
+                : error.resultCode == .constraintForeignKey && error.message.contains("23503")
+        }
+    }
+
+    /// Restrict refuses the delete inside a transaction too, and the transaction that throws
+    /// keeps nothing of its work.
+    static func refusedDeleteInATransactionKeepsNothing(_ backend: some RelationTestBackend) throws {
+        var author = RelAuthor(id: nil, name: "Austen")
+        try backend.insert(&author)
+        var book = RelBook(id: nil, authorID: try #require(author.id), title: "Emma", year: 1815)
+        try backend.insert(&book)
+        var review = RelReview(id: nil, bookID: try #require(book.id), stars: 5)
+        try backend.insert(&review)
+        #expect(throws: DatabaseError.self) {
+            try backend.transaction { tx in
+                var other = RelAuthor(id: nil, name: "Brontë")
+                try tx.insert(&other)
+                _ = try tx.delete(book)
+            }
+        }
+        #expect(try backend.integer("SELECT count(*) FROM rel_authors") == 1)
+        #expect(try backend.find(RelBook.self, id: try #require(book.id)) == book)
+    }
+
+    /// A key declared on a table that exists already changes nothing in it: no constraint, no
+    /// index, a dangling key is accepted as before.
+    static func existingTableIsLeftAsItIs(_ backend: some RelationTestBackend) throws {
+        try backend.execute(
+            """
+            CREATE TABLE rel_legacy_books (id INTEGER PRIMARY KEY, "authorID" INTEGER NOT NULL, title TEXT NOT NULL)
+            """)
+        var legacy = RelLegacyBook(id: 1, authorID: 42, title: "Unreferenced")
+        try backend.insert(&legacy)
+        #expect(try backend.find(RelLegacyBook.self, id: 1) == legacy)
+        #expect(try backend.foreignKeys(of: "rel_legacy_books") == [])
+        #expect(try !backend.indexedColumns(of: "rel_legacy_books").contains("authorID"))
+    }
+
+    /// Two models referencing each other: the first use creates both tables with both keys.
+    static func modelsReferencingEachOther(_ backend: some RelationTestBackend) throws {
+        var team = RelTeam(id: nil, captainID: nil)
+        try backend.insert(&team)
+        var member = RelMember(id: nil, teamID: try #require(team.id))
+        try backend.insert(&member)
+        team.captainID = member.id
+        try backend.update(team)
+        #expect(try backend.foreignKeys(of: "rel_teams") == ["captainID SET NULL"])
+        #expect(try backend.foreignKeys(of: "rel_members") == ["teamID CASCADE"])
+        var stranger = RelMember(id: nil, teamID: 777)
+        expectError(.constraintForeignKey) { try backend.insert(&stranger) }
+        #expect(try backend.delete(member))
+        #expect(try backend.find(RelTeam.self, id: try #require(team.id))?.captainID == nil)
+    }
+}
