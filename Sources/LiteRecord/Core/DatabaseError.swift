@@ -73,6 +73,11 @@ extension DatabaseError {
                 message = String(cString: cMessage)
             }
         }
+        // SQLite checks RESTRICT keys with a trigger and says so in the code; a foreign key's
+        // refusal is `.constraintForeignKey` whichever way SQLite checked it (as on PostgreSQL).
+        if extended == ResultCode.constraintTrigger.rawValue && message == "FOREIGN KEY constraint failed" {
+            extended = ResultCode.constraintForeignKey.rawValue
+        }
         return DatabaseError(
             resultCode: ResultCode(rawValue: extended), message: message, sql: sql, arguments: arguments)
     }

@@ -6,7 +6,9 @@ extension Query {
     func run<T>(_ body: (Connection, TableSchema) throws -> T) throws -> T {
         if let buildError { throw buildError }
         return try context.withConnection { connection in
-            try body(connection, try connection.table(for: M.self))
+            let table = try connection.table(for: M.self)
+            for related in relatedTables { try related.prepare(connection) }
+            return try body(connection, table)
         }
     }
 
@@ -16,7 +18,9 @@ extension Query {
     func runReading<T>(_ body: (Connection, TableSchema) throws -> T) throws -> T {
         if let buildError { throw buildError }
         return try context.withReader(preparing: M.self) { connection in
-            try connection.readingModelTable(M.self) { table in try body(connection, table) }
+            try connection.readingRelatedModelTables(relatedTables) {
+                try connection.readingModelTable(M.self) { table in try body(connection, table) }
+            }
         }
     }
 

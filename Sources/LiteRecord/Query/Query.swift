@@ -39,6 +39,8 @@ public struct Query<M: Model>: Sendable {
     var groupKeys: [PropertyReference] = []
     /// The full-text search of `matching(_:)` (Search/), if any.
     var fullTextMatch: FullTextMatch?
+    /// The tables of the models relation filters read (Relations/).
+    var relatedTables: [RelatedModelTable] = []
 
     init(context: any DatabaseContext, dateStorage: DateStorage) {
         self.target = QueryTarget(context)

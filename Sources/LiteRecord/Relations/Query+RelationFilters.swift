@@ -99,6 +99,7 @@ extension Query {
             }
             sql.append("\(inner.sql))")
             copy.conditions.append(Condition(sql, error: inner.error))
+            copy.relatedTables.append(RelatedModelTable(Related.self))
         } catch {
             copy.conditions.append(Condition(SQL("0"), error: error))
         }

@@ -56,11 +56,14 @@ public struct QueryIncludingAll<Root: Model, Target: Model>: Sendable {
         return try root.context.withReader(preparing: Root.self) { connection in
             if !connection.isReadOnly && !connection.isQueryOnly { try load.prepareTables(connection) }
             return try connection.inOneSnapshot {
-                let roots: (models: [Root], keys: RowKeys)? = try connection.readingModelTable(Root.self) {
-                    table in
-                    try connection.fetchModelsWithKeys(
-                        Root.self, table: table, sql: root.selectSQL("*", table: table),
-                        keyColumns: load.rootColumns)
+                let roots: (models: [Root], keys: RowKeys)? = try connection.readingRelatedModelTables(
+                    root.relatedTables
+                ) {
+                    try connection.readingModelTable(Root.self) { table in
+                        try connection.fetchModelsWithKeys(
+                            Root.self, table: table, sql: root.selectSQL("*", table: table),
+                            keyColumns: load.rootColumns)
+                    }
                 }
                 guard let roots else { return [] }
                 return try attach(to: roots.models, slots: KeySlots(roots.keys), load: load, on: connection)
@@ -78,8 +81,10 @@ public struct QueryIncludingAll<Root: Model, Target: Model>: Sendable {
             keys: slots.json, conditions: children.conditions, orderClause: children.orderClause())
         let table = try TableSchemaCache.schema(for: Target.self)
         let groups: [[Target]] = try connection.readingRelatedTables(load.tables) {
-            try connection.fetchModelsBySlot(
-                Target.self, table: table, sql: sql, keyColumns: keyColumns, slots: slots)
+            try connection.readingRelatedModelTables(children.relatedTables) {
+                try connection.fetchModelsBySlot(
+                    Target.self, table: table, sql: sql, keyColumns: keyColumns, slots: slots)
+            }
         }
         // A related table that does not exist yet (a reader) gives no groups at all.
         guard !groups.isEmpty else { return roots.map { ($0, []) } }

@@ -151,8 +151,9 @@ private struct FKLegacyBook: Model, Equatable {
             try db.delete(book)
             Issue.record("a reviewed book was deleted")
         } catch let error as DatabaseError {
-            // SQLite reports RESTRICT, which it checks with a trigger, as SQLITE_CONSTRAINT_TRIGGER.
-            #expect(error.resultCode == .constraintTrigger)
+            // SQLite checks RESTRICT with a trigger and says SQLITE_CONSTRAINT_TRIGGER; every
+            // refusal by a foreign key is `.constraintForeignKey` in LiteRecord, as on PostgreSQL.
+            #expect(error.resultCode == .constraintForeignKey)
             #expect(error.message.contains("FOREIGN KEY constraint failed"))
         }
         #expect(try db.query(FKBook.self).count() == 1)
@@ -165,7 +166,8 @@ private struct FKLegacyBook: Model, Equatable {
         var note = FKNote(id: nil, bookID: try #require(book.id), text: "first edition")
         try db.insert(&note)
         #expect(try createSQL(db, "fk_notes").contains("ON DELETE NO ACTION"))
-        #expect(throws: DatabaseError.self) { try db.delete(book) }
+        let refusal = #expect(throws: DatabaseError.self) { try db.delete(book) }
+        #expect(refusal?.resultCode == .constraintForeignKey)
         #expect(try db.query(FKNote.self).count() == 1)
     }
 
