@@ -19,8 +19,8 @@ import LiteRecord
 /// - ``transaction(_:)``
 /// - ``write(_:)``
 /// - ``read(_:)``
-/// - ``observe(_:)-(PostgresQuery<M>)``
-/// - ``observe(_:)-((PostgresTransaction)->Value)``
+/// - ``observe(_:)->PostgresObservation<[M]>``
+/// - ``observe(_:)->PostgresObservation<Value>``
 /// - ``PostgresObservation``
 public final class PostgresDatabase: PostgresContext, Sendable {
     /// How the database was configured.

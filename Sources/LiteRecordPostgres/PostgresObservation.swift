@@ -2,7 +2,7 @@ import Foundation
 import LiteRecord
 
 /// The results of a fetch on PostgreSQL, now and after every committed change that alters
-/// them: an `AsyncSequence` made by ``PostgresDatabase/observe(_:)-(PostgresQuery<M>)``.
+/// them: an `AsyncSequence` made by ``PostgresDatabase/observe(_:)->PostgresObservation<[M]>``.
 ///
 /// Iterating it fetches the value at once, then again after each committed transaction that
 /// changed a table the fetch reads, from any client: this process, another
@@ -51,7 +51,9 @@ public struct PostgresObservation<Value: Sendable>: AsyncSequence, Sendable {
             of: Value.self, throwing: (any Error).self, bufferingPolicy: .bufferingNewest(1))
         let cancel = start({ continuation.yield($0) }, { continuation.finish(throwing: $0) })
         continuation.onTermination = { _ in cancel() }
-        return AsyncIterator(base: stream.makeAsyncIterator(), stopper: Stopper(cancel))
+        // Finishing runs `onTermination`, which cancels, and releases it: nothing is left
+        // holding the observer.
+        return AsyncIterator(base: stream.makeAsyncIterator(), stopper: Stopper { continuation.finish() })
     }
 
     /// Runs its closure when released.
@@ -79,7 +81,7 @@ extension PostgresDatabase {
     ///
     /// The model's table is created first when it does not exist yet. The tables the query
     /// reads are taken from its plan (joins and subqueries included) and each gets LiteRecord's
-    /// notifying trigger (see <doc:PostgreSQL>). New results are delivered only when the rows
+    /// notifying trigger (see the PostgreSQL article). New results are delivered only when the rows
     /// differ from the last ones delivered.
     ///
     /// - Parameter query: The query; it runs on this database, whatever it was built on.

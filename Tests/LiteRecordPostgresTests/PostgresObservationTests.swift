@@ -201,6 +201,17 @@ struct PostgresObservationTests {
         #expect(!observed.observationHub.isListening)
     }
 
+    @Test func breakingOutOfTheLoopEndsTheObservation() async throws {
+        let (observed, _) = try twoDatabases()
+        var seen: [[Score]] = []
+        for try await scores in observed.observe(observed.query(Score.self)) {
+            seen.append(scores)
+            break
+        }
+        #expect(seen == [[]])
+        #expect(!observed.observationHub.isListening)
+    }
+
     @Test func manyObserversShareOneListener() async throws {
         let (observed, writer) = try twoDatabases()
         let collectors = (0..<12).map { _ in Collector<[Score]>() }
