@@ -10,6 +10,8 @@ public final class PostgresConnection {
     let handle: OpaquePointer
     /// What `PQcancel` needs to stop the statement running on this connection, from any thread.
     let canceller: PostgresCanceller
+    /// The statements run while an observation records what its fetch reads; `nil` otherwise.
+    var statementLog: [SQL]?
 
     init(url: String) throws {
         guard let handle = PQconnectdb(url) else {
@@ -60,6 +62,7 @@ public final class PostgresConnection {
                 resultCode: .misuse, message: "named parameters (:name) are not supported on PostgreSQL",
                 sql: sql.text)
         }
+        statementLog?.append(sql)
         let (text, count) = SQLDialect.postgres.numberingPlaceholders(in: sql.text)
         let values = sql.arguments.positional
         guard count == values.count else {

@@ -19,12 +19,17 @@ import LiteRecord
 /// - ``transaction(_:)``
 /// - ``write(_:)``
 /// - ``read(_:)``
+/// - ``observe(_:)->PostgresObservation<[M]>``
+/// - ``observe(_:)->PostgresObservation<Value>``
+/// - ``PostgresObservation``
 public final class PostgresDatabase: PostgresContext, Sendable {
     /// How the database was configured.
     public let configuration: PostgresConfiguration
     let pool: PostgresPool
     /// The model types whose tables were created or checked (committed) on this database.
     let preparedTables = PreparedTables()
+    /// The listener and triggers that observations share.
+    package let observationHub: PostgresObservationHub
 
     /// Connects to a PostgreSQL server.
     ///
@@ -38,6 +43,7 @@ public final class PostgresDatabase: PostgresContext, Sendable {
     public init(url: String, configuration: PostgresConfiguration = PostgresConfiguration()) throws {
         self.configuration = configuration
         pool = PostgresPool(url: url, maximum: configuration.maximumConnections)
+        observationHub = PostgresObservationHub(url: url)
         pool.adopt(try PostgresConnection(url: url))
     }
 

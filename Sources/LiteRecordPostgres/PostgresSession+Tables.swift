@@ -11,7 +11,8 @@ extension PostgresSession {
         let table = try BackendTable(for: M.self)
         if let feature = table.unsupportedFeature {
             throw SchemaError(
-                "\(M.self) declares \(feature), which the PostgreSQL backend does not support yet")
+                "\(M.self) declares \(feature), which the PostgreSQL backend does not support yet"
+                    + PostgresSession.alternative(to: feature))
         }
         let id = ObjectIdentifier(M.self)
         guard !database.preparedTables.contains(id), !pendingTables.contains(id), !isReadOnly else {

@@ -36,16 +36,27 @@ struct ReadmeCodeBlockTests {
             .sorted()
     }
 
-    /// The test sources of this folder, each as its trimmed, non-blank lines.
+    /// The PostgreSQL backend's documentation tests: blocks that `import LiteRecordPostgres`
+    /// run there, in the test target that links it.
+    static let postgresDocumentationFolder = packageRoot.appendingPathComponent(
+        "Tests/LiteRecordPostgresTests/Documentation")
+
+    /// The test sources of this folder and of the PostgreSQL one, each as its trimmed,
+    /// non-blank lines.
     static func documentationTestSources() throws -> [[String]] {
-        try FileManager.default.contentsOfDirectory(atPath: documentationFolder.path)
-            .filter { $0.hasSuffix(".swift") && $0 != "ReadmeCodeBlockTests.swift" }
-            .map { name in
-                try String(contentsOf: documentationFolder.appendingPathComponent(name), encoding: .utf8)
-                    .components(separatedBy: "\n")
-                    .map { $0.trimmingCharacters(in: .whitespaces) }
-                    .filter { !$0.isEmpty }
-            }
+        var sources: [[String]] = []
+        for folder in [documentationFolder, postgresDocumentationFolder] {
+            guard FileManager.default.fileExists(atPath: folder.path) else { continue }
+            sources += try FileManager.default.contentsOfDirectory(atPath: folder.path)
+                .filter { $0.hasSuffix(".swift") && $0 != "ReadmeCodeBlockTests.swift" }
+                .map { name in
+                    try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+                        .components(separatedBy: "\n")
+                        .map { $0.trimmingCharacters(in: .whitespaces) }
+                        .filter { !$0.isEmpty }
+                }
+        }
+        return sources
     }
 
     /// The blocks of `file` (relative to the package root) that no test source holds, each

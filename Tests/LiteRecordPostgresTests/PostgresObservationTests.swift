@@ -1,0 +1,272 @@
+import Foundation
+import LiteRecord
+import LiteRecordPostgres
+import Testing
+
+// Observation on PostgreSQL: LISTEN/NOTIFY from the triggers LiteRecord installs, one listening
+// connection per database, stopped by the last observation.
+
+private struct Score: Model, Equatable {
+    var id: Int64?
+    var name: String
+    var points: Int
+    static let schema = Schema<Score>(table: "scores")
+}
+
+private struct Team: Model, Equatable {
+    var id: Int64?
+    var name: String
+    static let schema = Schema<Team>(table: "teams")
+}
+
+/// The values an observation delivered, collected by a task of its own.
+private final class Collector<Value: Sendable>: @unchecked Sendable {
+    // @unchecked Sendable: `values`, `failure` and `fetches` are only touched under `lock`.
+    private let lock = NSLock()
+    private var storedValues: [Value] = []
+    private var storedFailure: (any Error)?
+    private var storedFetches = 0
+    private(set) var task: Task<Void, Never>?
+
+    var values: [Value] { lock.withLock { storedValues } }
+    var failure: (any Error)? { lock.withLock { storedFailure } }
+    /// How many times a counted fetch ran.
+    var fetches: Int { lock.withLock { storedFetches } }
+
+    func countFetch() { lock.withLock { storedFetches += 1 } }
+
+    func start(_ observation: PostgresObservation<Value>) {
+        task = Task {
+            do {
+                for try await value in observation { self.lock.withLock { self.storedValues.append(value) } }
+            } catch {
+                self.lock.withLock { self.storedFailure = error }
+            }
+        }
+    }
+
+    /// Waits (up to 20 s) until the values satisfy `condition`.
+    func wait(until condition: ([Value]) -> Bool) async throws -> Bool {
+        for _ in 0..<2000 {
+            if condition(values) { return true }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return condition(values)
+    }
+
+    func stop() async {
+        task?.cancel()
+        await task?.value
+    }
+}
+
+/// Two databases on one fresh schema: `observed` observes, `writer` writes, as two processes.
+private func twoDatabases() throws -> (observed: PostgresDatabase, writer: PostgresDatabase) {
+    let observed = try PostgresTestServer.freshDatabase()
+    let schema = try #require(try observed.fetchOne(String.self, sql: "SELECT current_schema()"))
+    let url = try #require(PostgresTestServer.url)
+    let separator = url.contains("?") ? "&" : "?"
+    let writer = try PostgresDatabase(url: url + separator + "options=-csearch_path%3D\(schema)")
+    return (observed, writer)
+}
+
+/// Whether the server still has the session with this process id.
+private func serverHasSession(_ pid: Int32, on database: PostgresDatabase) throws -> Bool {
+    try database.fetchOne(Int.self, sql: "SELECT count(*) FROM pg_stat_activity WHERE pid = \(Int(pid))") == 1
+}
+
+@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage))
+struct PostgresObservationTests {
+    @Test func aQueryIsDeliveredAtOnceThenAfterCommitsOfAnotherDatabase() async throws {
+        let (observed, writer) = try twoDatabases()
+        let collector = Collector<[Score]>()
+        collector.start(observed.observe(observed.query(Score.self).order { $0.points.descending }))
+        #expect(try await collector.wait { $0 == [[]] })
+        var alice = Score(id: nil, name: "Alice", points: 10)
+        try writer.insert(&alice)
+        #expect(try await collector.wait { $0.last == [alice] })
+        try writer.execute(sql: "UPDATE scores SET points = \(20)")  // raw SQL, as another tool
+        alice.points = 20
+        #expect(try await collector.wait { $0.last == [alice] })
+        try writer.execute(sql: "TRUNCATE scores")
+        #expect(try await collector.wait { $0.last == [] })
+        await collector.stop()
+        #expect(collector.failure == nil)
+        #expect(collector.values.first == [])
+    }
+
+    @Test func rolledBackWritesAreNotSeen() async throws {
+        let (observed, writer) = try twoDatabases()
+        try writer.execute(sql: "CREATE TABLE counters (value bigint)")
+        let collector = Collector<Int>()
+        collector.start(
+            observed.observe { tx in
+                collector.countFetch()
+                return try tx.fetchOne(Int.self, sql: "SELECT count(*) FROM counters") ?? -1
+            })
+        #expect(try await collector.wait { $0 == [0] })
+        let fetchesBefore = collector.fetches
+        struct Abandon: Error {}
+        #expect(throws: Abandon.self) {
+            try writer.transaction { tx in
+                try tx.execute(sql: "INSERT INTO counters VALUES (\(1))")
+                throw Abandon()
+            }
+        }
+        // No notification: nothing fetches again (a commit would, within milliseconds).
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(collector.fetches == fetchesBefore)
+        try writer.execute(sql: "INSERT INTO counters VALUES (\(2))")
+        #expect(try await collector.wait { $0 == [0, 1] })
+        #expect(collector.fetches > fetchesBefore)
+        await collector.stop()
+    }
+
+    @Test func aFilteredQueryYieldsOnlyWhenItsResultsChange() async throws {
+        let (observed, writer) = try twoDatabases()
+        let high = Collector<[Score]>()
+        high.start(observed.observe(observed.query(Score.self).where { $0.points > 100 }))
+        #expect(try await high.wait { $0 == [[]] })  // its table exists now
+        let counted = Collector<[String]>()
+        counted.start(
+            observed.observe { tx in
+                counted.countFetch()
+                return try tx.query(Score.self).where { $0.points > 100 }.fetchAll().map(\.name)
+            })
+        #expect(try await counted.wait { $0 == [[]] })
+        let fetchesBefore = counted.fetches
+        var low = Score(id: nil, name: "Low", points: 50)
+        try writer.insert(&low)
+        // The commit makes the observation fetch again, and the same result is not delivered.
+        #expect(try await counted.wait { _ in counted.fetches > fetchesBefore })
+        var top = Score(id: nil, name: "Top", points: 150)
+        try writer.insert(&top)
+        #expect(try await counted.wait { $0.count == 2 })
+        #expect(try await high.wait { $0.count == 2 })
+        await high.stop()
+        await counted.stop()
+        #expect(counted.values == [[], ["Top"]])
+        #expect(high.values == [[], [top]])
+    }
+
+    @Test func aJoinIsObservedThroughEveryTableItReads() async throws {
+        let (observed, writer) = try twoDatabases()
+        try writer.execute(sql: "CREATE TABLE members (team text, person text)")
+        try writer.execute(sql: "CREATE TABLE captains (team text, person text)")
+        let collector = Collector<[String]>()
+        collector.start(
+            observed.observe { tx in
+                try tx.fetchAll(
+                    String.self,
+                    sql: """
+                        SELECT m.person FROM members m
+                        WHERE EXISTS (SELECT 1 FROM captains c WHERE c.person = m.person) ORDER BY 1
+                        """)
+            })
+        try writer.execute(sql: "INSERT INTO members VALUES ('red', 'ann'), ('red', 'bob')")
+        #expect(try await collector.wait { $0.last == [] })
+        try writer.execute(sql: "INSERT INTO captains VALUES ('red', 'bob')")  // the subquery's table
+        #expect(try await collector.wait { $0.last == ["bob"] })
+        await collector.stop()
+    }
+
+    @Test func cancellingTheLastObservationStopsTheListenerAndItsConnection() async throws {
+        let (observed, writer) = try twoDatabases()
+        #expect(!observed.observationHub.isListening)
+        let collector = Collector<[Score]>()
+        collector.start(observed.observe(observed.query(Score.self)))
+        #expect(try await collector.wait { $0 == [[]] })
+        #expect(observed.observationHub.isListening)
+        let pid = try #require(observed.observationHub.listenerBackendPID)
+        #expect(try serverHasSession(pid, on: writer))
+        await collector.stop()
+        // The thread was waited for, and the connection closed, before cancellation returned.
+        #expect(!observed.observationHub.isListening)
+        #expect(observed.observationHub.listenerBackendPID == nil)
+        var sessionIsGone = false
+        for _ in 0..<500 where !sessionIsGone {
+            sessionIsGone = try !serverHasSession(pid, on: writer)
+            if !sessionIsGone { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        #expect(sessionIsGone)
+        // Nothing is delivered after cancellation; a new observation starts a new listener.
+        var bob = Score(id: nil, name: "Bob", points: 1)
+        try writer.insert(&bob)
+        let again = Collector<[Score]>()
+        again.start(observed.observe(observed.query(Score.self)))
+        #expect(try await again.wait { $0 == [[bob]] })
+        #expect(observed.observationHub.listenerBackendPID != pid)
+        await again.stop()
+        #expect(collector.values == [[]])
+        #expect(!observed.observationHub.isListening)
+    }
+
+    @Test func breakingOutOfTheLoopEndsTheObservation() async throws {
+        let (observed, _) = try twoDatabases()
+        var seen: [[Score]] = []
+        for try await scores in observed.observe(observed.query(Score.self)) {
+            seen.append(scores)
+            break
+        }
+        #expect(seen == [[]])
+        #expect(!observed.observationHub.isListening)
+    }
+
+    @Test func manyObserversShareOneListener() async throws {
+        let (observed, writer) = try twoDatabases()
+        let collectors = (0..<12).map { _ in Collector<[Score]>() }
+        for (index, collector) in collectors.enumerated() {
+            collector.start(observed.observe(observed.query(Score.self).where { $0.points >= index }))
+        }
+        for collector in collectors { #expect(try await collector.wait { $0 == [[]] }) }
+        let pid = observed.observationHub.listenerBackendPID
+        var scores: [Score] = []
+        for points in [3, 8] {
+            var score = Score(id: nil, name: "p\(points)", points: points)
+            try writer.insert(&score)
+            scores.append(score)
+        }
+        for (index, collector) in collectors.enumerated() {
+            let expected = scores.filter { $0.points >= index }
+            #expect(try await collector.wait { $0.last == expected }, "observer \(index)")
+        }
+        #expect(observed.observationHub.listenerBackendPID == pid)
+        for collector in collectors.prefix(11) { await collector.stop() }
+        #expect(observed.observationHub.isListening)
+        await collectors[11].stop()
+        #expect(!observed.observationHub.isListening)
+        for collector in collectors { #expect(collector.failure == nil) }
+    }
+
+    @Test func tablesOfTheSameNameInAnotherSchemaAreNotConfused() async throws {
+        let (observed, _) = try twoDatabases()
+        let (other, _) = try twoDatabases()
+        var mine = Team(id: nil, name: "mine")
+        try observed.insert(&mine)
+        let collector = Collector<[Team]>()
+        collector.start(
+            observed.observe { tx in
+                collector.countFetch()
+                return try tx.query(Team.self).fetchAll()
+            })
+        #expect(try await collector.wait { $0 == [[mine]] })
+        let fetchesBefore = collector.fetches
+        var elsewhere = Team(id: nil, name: "elsewhere")
+        try other.insert(&elsewhere)
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(collector.fetches == fetchesBefore)
+        await collector.stop()
+    }
+
+    @Test func aFetchThatFailsEndsTheObservationWithItsError() async throws {
+        let (observed, _) = try twoDatabases()
+        let collector = Collector<Int>()
+        collector.start(
+            observed.observe { tx in try tx.fetchOne(Int.self, sql: "SELECT * FROM missing") ?? 0 })
+        await collector.task?.value
+        let error = try #require(collector.failure as? DatabaseError)
+        #expect(error.message.contains("missing"))
+        #expect(collector.values.isEmpty)
+        #expect(!observed.observationHub.isListening)
+    }
+}
