@@ -14,10 +14,14 @@ import LiteRecord
 /// ```
 ///
 /// Supported on PostgreSQL: comparisons (`==`, `!=`, `<`, ..., null-safe as in Swift), `in`,
-/// `&&`, `||`, `!`, members of JSON columns (`$0.stats.wins`), ordering, limit, offset,
-/// distinct, raw SQL conditions. Not yet: string functions and full-text search (they throw or
-/// fail with the server's error), relations (`including`, `where(Other.self)`), updates and
-/// deletes of many rows.
+/// `&&`, `||`, `!`, members of JSON columns (`$0.stats.wins`), string predicates (`hasPrefix`,
+/// `contains`, the `caseInsensitive` forms, by bytes and ASCII case folding as on SQLite),
+/// `lowercased()`/`uppercased()` (Unicode, through ICU), JSON collections (`tags.contains`,
+/// `count`, `scores["key"]`, `contains(where:)`), arithmetic, ordering, limit, offset, distinct,
+/// raw SQL conditions, `updateAll`/`deleteAll`, aggregates and `page(after:limit:)`. Not yet:
+/// the character `count` of a string (PostgreSQL cannot count grapheme clusters; it throws),
+/// `select`/`group(by:)` projections, full-text search, relations (`including`,
+/// `where(Other.self)`).
 public struct PostgresQuery<M: Model> {
     let context: any PostgresContext
     var query: Query<M>
@@ -29,7 +33,7 @@ public struct PostgresQuery<M: Model> {
         self.query = Query(backendWithDateStorage: dateStorage)
     }
 
-    private func with(_ change: (Query<M>) -> Query<M>) -> PostgresQuery {
+    func with(_ change: (Query<M>) -> Query<M>) -> PostgresQuery {
         var copy = self
         copy.query = SQLDialect.$current.withValue(.postgres) { change(query) }
         return copy
