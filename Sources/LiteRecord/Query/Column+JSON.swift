@@ -124,7 +124,9 @@ extension Column where Value: Collection {
             sql: elementSQL, columnName: name, isNullable: true, isJSON: true,
             collation: nil, dateStorage: .text, jsonPath: nil, error: nil)
         let condition = predicate(element)
-        let elements: SQL = "(SELECT value AS \(SQL(SQL.quoteIdentifier(name))) FROM \(source))"
+        var elements: SQL = "(SELECT value AS \(SQL(SQL.quoteIdentifier(name))) FROM \(source))"
+        // PostgreSQL wants a name for a subquery in FROM.
+        if isPostgres { elements.append(" AS \(SQL(SQL.quoteIdentifier(name + "_rows")))") }
         return Condition(
             "EXISTS (SELECT 1 FROM \(elements) WHERE \(condition.sql))", error: error ?? condition.error)
     }
