@@ -86,6 +86,16 @@ enum QueryLanguageParityChecks {
             TextShape(
                 name: "nick.uppercased() == nil", sql: { $0.nick.uppercased() == nil },
                 swift: { $0.nick == nil }),
+            // Swift lowercases each `Σ` to `σ`, never to the final `ς` (ICU would, by context).
+            TextShape(
+                name: "text.lowercased().hasSuffix(σ)", sql: { $0.text.lowercased().hasSuffix("σ") },
+                swift: { $0.text.lowercased().bytesHaveSuffix("σ") }),
+            TextShape(
+                name: "text.lowercased().contains(ς)", sql: { $0.text.lowercased().contains("ς") },
+                swift: { $0.text.lowercased().bytesContain("ς") }),
+            TextShape(
+                name: "text.uppercased().contains(SS)", sql: { $0.text.uppercased().contains("SS") },
+                swift: { $0.text.uppercased().bytesContain("SS") }),
             TextShape(
                 name: "text == O'Brien", sql: { $0.text == "O'Brien" }, swift: { $0.text == "O'Brien" }),
         ]
