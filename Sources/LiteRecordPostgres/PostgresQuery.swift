@@ -14,11 +14,15 @@ import LiteRecord
 /// ```
 ///
 /// Supported on PostgreSQL: comparisons (`==`, `!=`, `<`, ..., null-safe as in Swift), `in`,
-/// `&&`, `||`, `!`, members of JSON columns (`$0.stats.wins`), ordering, limit, offset,
-/// distinct, raw SQL conditions, filters across relations (`where(Author.self) { ... }`,
-/// `where(any: Book.self) { ... }`) and eager loading (`including(all:)`, `including(one:)`).
-/// Not yet: string functions and full-text search (they throw or fail with the server's
-/// error), updates and deletes of many rows.
+/// `&&`, `||`, `!`, members of JSON columns (`$0.stats.wins`), string predicates (`hasPrefix`,
+/// `contains`, the `caseInsensitive` forms, by bytes and ASCII case folding as on SQLite),
+/// `lowercased()`/`uppercased()` (Unicode, through ICU), JSON collections (`tags.contains`,
+/// `count`, `scores["key"]`, `contains(where:)`), arithmetic, ordering, limit, offset, distinct,
+/// raw SQL conditions, `updateAll`/`deleteAll`, aggregates, `page(after:limit:)`, filters across
+/// relations (`where(Author.self) { ... }`, `where(any: Book.self) { ... }`) and eager loading
+/// (`including(all:)`, `including(one:)`). Not yet: the character `count` of a string
+/// (PostgreSQL cannot count grapheme clusters; it throws), `select`/`group(by:)` projections and
+/// full-text search.
 public struct PostgresQuery<M: Model> {
     let context: any PostgresContext
     var query: Query<M>

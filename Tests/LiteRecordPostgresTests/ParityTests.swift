@@ -24,3 +24,38 @@ struct PostgresParityTests {
     @Test func concurrency() throws { try ParityChecks.concurrency(PostgresTestServer.backend()) }
     @Test func queryDifferential() throws { try QueryParityChecks.differential(PostgresTestServer.backend()) }
 }
+
+// The query language beyond comparisons (QueryLanguageParityChecks.swift,
+// QueryChangesParityChecks.swift) on each backend.
+
+@Suite struct SQLiteQueryLanguageParityTests {
+    @Test func textAndJSONDifferential() throws {
+        try QueryLanguageParityChecks.differential(SQLiteBackend.temporary())
+    }
+    @Test func updateAndDelete() throws {
+        try QueryChangesParityChecks.updateAndDelete(SQLiteBackend.temporary())
+    }
+    @Test func arithmetic() throws { try QueryChangesParityChecks.arithmetic(SQLiteBackend.temporary()) }
+}
+
+@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage))
+struct PostgresQueryLanguageParityTests {
+    @Test func textAndJSONDifferential() throws {
+        try QueryLanguageParityChecks.differential(PostgresTestServer.backend())
+    }
+    @Test func updateAndDelete() throws {
+        try QueryChangesParityChecks.updateAndDelete(PostgresTestServer.backend())
+    }
+    @Test func arithmetic() throws { try QueryChangesParityChecks.arithmetic(PostgresTestServer.backend()) }
+}
+
+@Suite struct SQLiteAggregateParityTests {
+    @Test func aggregates() throws { try QueryAggregateParityChecks.aggregates(SQLiteBackend.temporary()) }
+    @Test func pagination() throws { try QueryAggregateParityChecks.pagination(SQLiteBackend.temporary()) }
+}
+
+@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage))
+struct PostgresAggregateParityTests {
+    @Test func aggregates() throws { try QueryAggregateParityChecks.aggregates(PostgresTestServer.backend()) }
+    @Test func pagination() throws { try QueryAggregateParityChecks.pagination(PostgresTestServer.backend()) }
+}

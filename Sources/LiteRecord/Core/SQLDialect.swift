@@ -117,20 +117,35 @@ package enum SQLDialect: Sendable, Equatable {
     package func jsonMember(column: String, path: String, keys: [String], memberType: Any.Type) -> SQL {
         let quoted = SQL(SQL.quoteIdentifier(column))
         guard self == .postgres else { return "(\(quoted) ->> \(path))" }
-        let arrayLiteral =
-            "{"
-            + keys.map {
-                "\""
-                    + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(
-                        of: "\"", with: "\\\"")
-                    + "\""
-            }.joined(separator: ",") + "}"
-        let base: SQL = "(\(quoted) #>> \(arrayLiteral)::text[])"
+        let base: SQL = "(\(quoted) #>> \(SQLDialect.postgresKeyArray(keys))::text[])"
         switch SQLDialect.comparisonKind(of: memberType) {
         case .number: return "(\(base)::numeric)"
         case .boolean: return "(\(base)::boolean)"
         case .text: return base
         }
+    }
+
+    /// The `jsonb` value at a path of keys inside a PostgreSQL JSON column (`#>`: still JSON,
+    /// where `#>>` reads it as text).
+    ///
+    /// - Parameters:
+    ///   - column: The JSON column's name.
+    ///   - keys: The member names along the path; none for the whole value.
+    /// - Returns: The expression.
+    package static func postgresJSONValue(column: String, keys: [String]) -> SQL {
+        let quoted = SQL(SQL.quoteIdentifier(column))
+        guard !keys.isEmpty else { return quoted }
+        return "(\(quoted) #> \(postgresKeyArray(keys))::text[])"
+    }
+
+    /// A PostgreSQL `text[]` literal of keys, bound as one value: `{"a","b \"c\""}`.
+    private static func postgresKeyArray(_ keys: [String]) -> DatabaseValue {
+        let quoted = keys.map {
+            "\""
+                + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+                + "\""
+        }
+        return .text("{" + quoted.joined(separator: ",") + "}")
     }
 
     private enum ComparisonKind { case number, boolean, text }

@@ -21,7 +21,13 @@ enum ArithmeticExpression {
         _ function: QueryFunctions.Arithmetic, _ left: Column<Left>, _ right: Column<Right>, number: Any.Type
     ) -> Column<Result> {
         let sql: SQL
-        if number is any BinaryInteger.Type {
+        if SQLDialect.current == .postgres {
+            do {
+                sql = try PostgresArithmetic.expression(function, left.sql, right.sql, number: number)
+            } catch {
+                return Column<Result>(failure: left.error ?? right.error ?? error)
+            }
+        } else if number is any BinaryInteger.Type {
             // Checked: SQLite itself turns an overflowing integer into an inexact REAL.
             sql = fitting("\(SQL(function.name))(\(left.sql), \(right.sql))", number)
         } else if number is any BinaryFloatingPoint.Type {
@@ -43,7 +49,13 @@ enum ArithmeticExpression {
 
     static func negate<Operand, Result>(_ operand: Column<Operand>, number: Any.Type) -> Column<Result> {
         let sql: SQL
-        if number is any BinaryInteger.Type {
+        if SQLDialect.current == .postgres {
+            do {
+                sql = try PostgresArithmetic.expression(.negate, operand.sql, nil, number: number)
+            } catch {
+                return Column<Result>(failure: operand.error ?? error)
+            }
+        } else if number is any BinaryInteger.Type {
             sql = fitting("\(SQL(QueryFunctions.Arithmetic.negate.name))(\(operand.sql))", number)
         } else if number is any BinaryFloatingPoint.Type {
             sql = "(- \(operand.sql))"

@@ -13,6 +13,10 @@ extension Column where Value: Collection {
                         "count of \(sql.text) (\(Value.self)) cannot be computed in SQL: only arrays and "
                             + "dictionaries stored as JSON have a count"))
         }
+        if SQLDialect.current == .postgres {
+            let isObject = Value.self is any JSONObjectCollection.Type
+            return derived(PostgresJSON.count(postgresJSONValue, isObject: isObject), isNullable: false)
+        }
         let source: SQL = jsonPath.map { "\(SQL(SQL.quoteIdentifier($0.column))), \($0.path)" } ?? sql
         // A dictionary is a JSON object, whose json_array_length() is 0: count its keys.
         if Value.self is any JSONObjectCollection.Type {
@@ -30,6 +34,10 @@ extension Column where Value: Collection, Value.Element: Encodable {
     ///
     /// - Parameter element: The element to look for.
     public func contains(_ element: Value.Element) -> Condition {
+        if SQLDialect.current == .postgres {
+            let (condition, conversionError) = PostgresJSON.contains(postgresJSONValue, element: element)
+            return Condition(condition, error: error ?? conversionError)
+        }
         // The element in the form the JSON array holds it (see JSONMemberForm).
         let (stored, conversionError) = JSONMemberForm.sql(element)
         let source: SQL =
@@ -53,6 +61,8 @@ extension Column {
     public subscript<Element>(key: String) -> Column<Element?> where Value == [String: Element] {
         do {
             let member: Column<Element?> = try jsonMember([key], keyPathText: "[\(key.debugDescription)]")
+            // PostgreSQL addresses members by a bound array of keys, which names any key.
+            if SQLDialect.current == .postgres { return member }
             // A JSON path cannot name a key holding `"` (nor, before SQLite 3.45, a control character).
             guard key.unicodeScalars.contains(where: { $0 == "\"" || $0.value < 0x20 }),
                 let (column, path) = jsonPath ?? columnName.map({ ($0, "$") })
@@ -81,14 +91,17 @@ extension Column where Value: Collection {
     public func contains(where predicate: (Column<Value.Element>) -> Condition) -> Condition {
         guard (isJSON || jsonPath != nil) && !(Value.self is any StringProtocol.Type) else {
             return Condition(
-                "0",
+                SQL(SQLDialect.current.falseCondition),
                 error: error
                     ?? SchemaError(
                         "contains(where:) on \(sql.text) (\(Value.self)) cannot be computed in SQL: only "
                             + "arrays stored as JSON have elements there"))
         }
+        let isPostgres = SQLDialect.current == .postgres
         let source: SQL =
-            if let jsonPath {
+            if isPostgres {
+                "\(PostgresJSON.elements(postgresJSONValue)) AS literecord_elements(value)"
+            } else if let jsonPath {
                 "json_each(\(SQL(SQL.quoteIdentifier(jsonPath.column))), \(jsonPath.path))"
             } else {
                 "json_each(\(sql))"
@@ -100,11 +113,20 @@ extension Column where Value: Collection {
             name.hasPrefix(prefix) ? Int(name.dropFirst(prefix.count)) : nil
         }
         let name = prefix + String((outer ?? 0) + 1)
+        // PostgreSQL's element is `jsonb`: the element itself reads as the Swift type compares
+        // (its members, nested arrays and `contains` use the `jsonb` by its name).
+        let elementSQL =
+            isPostgres
+            ? SQLDialect.postgres.jsonMember(
+                column: name, path: "$", keys: [], memberType: Value.Element.self)
+            : SQL(SQL.quoteIdentifier(name))
         let element = Column<Value.Element>(
-            sql: SQL(SQL.quoteIdentifier(name)), columnName: name, isNullable: true, isJSON: true,
+            sql: elementSQL, columnName: name, isNullable: true, isJSON: true,
             collation: nil, dateStorage: .text, jsonPath: nil, error: nil)
         let condition = predicate(element)
-        let elements: SQL = "(SELECT value AS \(SQL(SQL.quoteIdentifier(name))) FROM \(source))"
+        var elements: SQL = "(SELECT value AS \(SQL(SQL.quoteIdentifier(name))) FROM \(source))"
+        // PostgreSQL wants a name for a subquery in FROM.
+        if isPostgres { elements.append(" AS \(SQL(SQL.quoteIdentifier(name + "_rows")))") }
         return Condition(
             "EXISTS (SELECT 1 FROM \(elements) WHERE \(condition.sql))", error: error ?? condition.error)
     }

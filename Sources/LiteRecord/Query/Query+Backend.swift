@@ -25,3 +25,103 @@ extension Query {
     /// The query's offset, if any (a backend's `fetchOne` keeps it when limiting to one row).
     package var backendOffset: Int? { offsetCount }
 }
+
+extension Query {
+    /// The query's `UPDATE` setting `assignments` on the matching rows, in the current dialect,
+    /// or `nil` when there is nothing to set.
+    ///
+    /// With a limit or an offset the rows are chosen by `rowIdentity` (PostgreSQL's `ctid`)
+    /// among the rows the query selects, in its order.
+    ///
+    /// - Parameters:
+    ///   - assignments: The columns to set, as ``updateAll(_:)-706nu`` takes them.
+    ///   - rowIdentity: The expression naming one row of the table.
+    /// - Returns: The SQL and its arguments.
+    /// - Throws: As ``backendSelectSQL(_:)``, or ``SchemaError`` for something that is not a
+    ///   column.
+    package func backendUpdateSQL(
+        _ assignments: (Columns<M>) -> [ColumnAssignment], rowIdentity: String
+    ) throws -> SQL? {
+        let sets = assignments(columns)
+        if let error = sets.lazy.compactMap(\.error).first { throw error }
+        guard let first = sets.first else { return nil }
+        let table = try backendTable()
+        let setClause = sets.dropFirst().reduce(first.sql) { "\($0), \($1.sql)" }
+        var sql: SQL = "UPDATE \(SQL(SQL.quoteIdentifier(table.tableName))) SET \(setClause)"
+        sql.append(backendRowSelection(table, rowIdentity: rowIdentity))
+        return sql
+    }
+
+    /// The query's `DELETE` of the matching rows, in the current dialect (rows chosen as
+    /// ``backendUpdateSQL(_:rowIdentity:)`` chooses them).
+    ///
+    /// - Parameter rowIdentity: The expression naming one row of the table.
+    /// - Returns: The SQL and its arguments.
+    /// - Throws: As ``backendSelectSQL(_:)``.
+    package func backendDeleteSQL(rowIdentity: String) throws -> SQL {
+        let table = try backendTable()
+        var sql: SQL = "DELETE FROM \(SQL(SQL.quoteIdentifier(table.tableName)))"
+        sql.append(backendRowSelection(table, rowIdentity: rowIdentity))
+        return sql
+    }
+
+    private func backendTable() throws -> TableSchema {
+        if let buildError { throw buildError }
+        if fullTextMatch != nil {
+            throw DatabaseError(
+                resultCode: .misuse,
+                message: "full-text search (matching) is not available on this backend yet")
+        }
+        return try TableSchemaCache.schema(for: M.self)
+    }
+
+    private func backendRowSelection(_ table: TableSchema, rowIdentity: String) -> SQL {
+        guard limitCount != nil || offsetCount != nil else { return whereClause() }
+        // DISTINCT is moot for a row's identity, and PostgreSQL would then want the ORDER BY
+        // terms among the selected columns.
+        var rows = self
+        rows.isDistinct = false
+        let identity = SQL(rowIdentity)
+        return " WHERE \(identity) IN (\(rows.selectSQL(identity, table: table)))"
+    }
+}
+
+extension Query {
+    /// The query's aggregate of one column (`sum`, `min`, `max`, `avg`) over the rows it
+    /// returns, in the current dialect.
+    ///
+    /// On PostgreSQL the result is cast to the column's Swift type: `bigint` for integers
+    /// (PostgreSQL sums them as `numeric`; an overflow fails, as Swift traps), `double
+    /// precision` for floating point and for `avg`.
+    ///
+    /// - Parameters:
+    ///   - function: `sum`, `min`, `max` or `avg`.
+    ///   - column: The column, as ``sum(_:)`` takes it.
+    ///   - resultType: The Swift type of the result (`Double` for `avg`).
+    /// - Returns: The SQL, which returns one row of one value (NULL when no row matches).
+    /// - Throws: As ``backendSelectSQL(_:)``; ``SchemaError`` for a grouped query.
+    package func backendAggregateSQL<Value>(
+        _ function: String, _ column: (Columns<M>) -> Column<Value>, resultType: Any.Type
+    ) throws -> SQL {
+        let selected = column(columns)
+        if let error = selected.error { throw error }
+        guard groupKeys.isEmpty else {
+            throw SchemaError("\(function)() of a grouped query has one value per group")
+        }
+        let table = try backendTable()
+        var aggregate: SQL =
+            function == "min" || function == "max"
+            ? selected.extremumSQL(function) : "\(SQL(function))(\(selected.sql))"
+        if SQLDialect.current == .postgres {
+            let type = (resultType as? any OptionalWrapper.Type)?.wrappedType ?? resultType
+            if function == "avg" || type is any BinaryFloatingPoint.Type {
+                aggregate = "CAST(\(aggregate) AS double precision)"
+            } else if type is any BinaryInteger.Type {
+                aggregate = "CAST(\(aggregate) AS bigint)"
+            }
+        }
+        return limitCount == nil && offsetCount == nil && !isDistinct
+            ? selectSQL(aggregate, table: table, ordered: false, limited: false)
+            : "SELECT \(aggregate) FROM (\(selectSQL("*", table: table))) AS literecord_rows"
+    }
+}

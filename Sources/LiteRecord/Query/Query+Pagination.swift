@@ -41,8 +41,9 @@ extension Column {
         guard let columnName, jsonPath == nil, error == nil else { return nil }
         return OrderingKey(
             columnName: columnName, sql: sql, isDescending: descending,
-            // SQLite's default: NULLs are the smallest values.
-            nullsFirst: nulls.map { $0 == .first } ?? !descending,
+            // The default: NULLs are the smallest values in SQLite, the largest in PostgreSQL.
+            nullsFirst: nulls.map { $0 == .first }
+                ?? (SQLDialect.current == .postgres ? descending : !descending),
             isJSON: isJSON, collation: collation, dateStorage: dateStorage, comparison: storedComparison)
     }
 

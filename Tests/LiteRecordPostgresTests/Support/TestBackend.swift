@@ -21,6 +21,33 @@ protocol TestBackend {
     func integer(_ sql: SQL) throws -> Int64?
     /// Runs `body` in a transaction, handing it a backend that runs inside it.
     func transaction(_ body: (any TestBackend) throws -> Void) throws
+    /// `updateAll` of the rows a query selects; the number of rows changed.
+    func updateAll<M: Model>(
+        _ type: M.Type, where condition: ((Columns<M>) -> Condition)?, order: ((Columns<M>) -> Ordering)?,
+        limit: Int?, offset: Int?, set assignments: (Columns<M>) -> [ColumnAssignment]
+    ) throws -> Int
+    /// `deleteAll` of the rows a query selects; the number of rows deleted.
+    func deleteAll<M: Model>(
+        _ type: M.Type, where condition: ((Columns<M>) -> Condition)?, order: ((Columns<M>) -> Ordering)?,
+        limit: Int?, offset: Int?
+    ) throws -> Int
+    /// The aggregates of `TextRecord` columns over the rows a condition selects.
+    func aggregates(where condition: @escaping (Columns<TextRecord>) -> Condition) throws -> TextAggregates
+    /// One page of `TextRecord`s in an order, after a cursor.
+    func page(
+        order: @escaping (Columns<TextRecord>) -> Ordering, after cursor: TextRecord?, limit: Int
+    ) throws -> [TextRecord]
+}
+
+/// `sum`, `min`, `max` and `average` of TextRecord columns, as one backend computed them.
+struct TextAggregates: Equatable {
+    var levelSum: Int
+    var levelMin: Int?
+    var levelMax: Int?
+    var levelAverage: Double?
+    var nickMax: String?
+    var mathSum: Int
+    var mathAverage: Double?
 }
 
 extension TestBackend {
@@ -61,6 +88,41 @@ struct SQLiteBackend: TestBackend {
     func transaction(_ body: (any TestBackend) throws -> Void) throws {
         try context.transaction { tx in try body(SQLiteBackend(context: tx)) }
     }
+    func updateAll<M: Model>(
+        _ type: M.Type, where condition: ((Columns<M>) -> Condition)?, order: ((Columns<M>) -> Ordering)?,
+        limit: Int?, offset: Int?, set assignments: (Columns<M>) -> [ColumnAssignment]
+    ) throws -> Int {
+        var query = context.query(M.self)
+        if let condition { query = query.where(condition) }
+        if let order { query = query.order(order) }
+        if let limit { query = query.limit(limit) }
+        if let offset { query = query.offset(offset) }
+        return try query.updateAll(assignments)
+    }
+    func deleteAll<M: Model>(
+        _ type: M.Type, where condition: ((Columns<M>) -> Condition)?, order: ((Columns<M>) -> Ordering)?,
+        limit: Int?, offset: Int?
+    ) throws -> Int {
+        var query = context.query(M.self)
+        if let condition { query = query.where(condition) }
+        if let order { query = query.order(order) }
+        if let limit { query = query.limit(limit) }
+        if let offset { query = query.offset(offset) }
+        return try query.deleteAll()
+    }
+    func aggregates(where condition: @escaping (Columns<TextRecord>) -> Condition) throws -> TextAggregates {
+        let query = context.query(TextRecord.self).where(condition)
+        return TextAggregates(
+            levelSum: try query.sum { $0.level }, levelMin: try query.min { $0.level },
+            levelMax: try query.max { $0.level }, levelAverage: try query.average { $0.level },
+            nickMax: try query.max { $0.nick }, mathSum: try query.sum { $0.scores["math"] },
+            mathAverage: try query.average { $0.scores["math"] })
+    }
+    func page(
+        order: @escaping (Columns<TextRecord>) -> Ordering, after cursor: TextRecord?, limit: Int
+    ) throws -> [TextRecord] {
+        try context.query(TextRecord.self).order(order).page(after: cursor, limit: limit).fetchAll()
+    }
 }
 
 /// PostgreSQL: a `PostgresDatabase` or a transaction.
@@ -94,6 +156,41 @@ struct PostgresBackend: TestBackend {
         } else if let transaction = context as? PostgresTransaction {
             try transaction.transaction { tx in try body(PostgresBackend(context: tx)) }
         }
+    }
+    func updateAll<M: Model>(
+        _ type: M.Type, where condition: ((Columns<M>) -> Condition)?, order: ((Columns<M>) -> Ordering)?,
+        limit: Int?, offset: Int?, set assignments: (Columns<M>) -> [ColumnAssignment]
+    ) throws -> Int {
+        var query = context.query(M.self)
+        if let condition { query = query.where(condition) }
+        if let order { query = query.order(order) }
+        if let limit { query = query.limit(limit) }
+        if let offset { query = query.offset(offset) }
+        return try query.updateAll(assignments)
+    }
+    func deleteAll<M: Model>(
+        _ type: M.Type, where condition: ((Columns<M>) -> Condition)?, order: ((Columns<M>) -> Ordering)?,
+        limit: Int?, offset: Int?
+    ) throws -> Int {
+        var query = context.query(M.self)
+        if let condition { query = query.where(condition) }
+        if let order { query = query.order(order) }
+        if let limit { query = query.limit(limit) }
+        if let offset { query = query.offset(offset) }
+        return try query.deleteAll()
+    }
+    func aggregates(where condition: @escaping (Columns<TextRecord>) -> Condition) throws -> TextAggregates {
+        let query = context.query(TextRecord.self).where(condition)
+        return TextAggregates(
+            levelSum: try query.sum { $0.level }, levelMin: try query.min { $0.level },
+            levelMax: try query.max { $0.level }, levelAverage: try query.average { $0.level },
+            nickMax: try query.max { $0.nick }, mathSum: try query.sum { $0.scores["math"] },
+            mathAverage: try query.average { $0.scores["math"] })
+    }
+    func page(
+        order: @escaping (Columns<TextRecord>) -> Ordering, after cursor: TextRecord?, limit: Int
+    ) throws -> [TextRecord] {
+        try context.query(TextRecord.self).order(order).page(after: cursor, limit: limit).fetchAll()
     }
 }
 
