@@ -12,6 +12,7 @@ extension PostgresQuery {
         }
         return try context.withSession { session in
             _ = try session.preparedTable(for: M.self)
+            try session.prepareTables(of: relatedTypes)
             guard let row = try session.execute(sql).lrRows.first else { return nil }
             return try RowDecoder(dateStorage: session.dateStorage).decode(Result?.self, from: row)
         }

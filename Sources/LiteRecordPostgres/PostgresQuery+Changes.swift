@@ -23,6 +23,7 @@ extension PostgresQuery {
         guard let sql = built else { return 0 }
         return try context.withSession { session in
             _ = try session.preparedTable(for: M.self)
+            try session.prepareTables(of: relatedTypes)
             return try session.execute(sql).changes
         }
     }
@@ -39,6 +40,7 @@ extension PostgresQuery {
         }
         return try context.withSession { session in
             _ = try session.preparedTable(for: M.self)
+            try session.prepareTables(of: relatedTypes)
             return try session.execute(sql).changes
         }
     }

@@ -115,10 +115,17 @@ enum RelationParityChecks {
     static func filterOnAMissingRelatedTable(_ backend: some RelationTestBackend) throws {
         var author = RelAuthor(id: nil, name: "Solo")
         try backend.insert(&author)
+        // Changes first: each entry point must prepare the related table on its own.
+        let changes = try backend.authorChanges(withAnyBook: { $0.year > 0 })
+        #expect(changes.updated == 0)
+        #expect(changes.maxName == nil)
+        #expect(changes.deleted == 0)
         let authors = try backend.fetchAll(RelAuthor.self, withAny: RelBook.self, via: nil) { $0.year > 0 }
         #expect(authors.isEmpty)
         let counted = try backend.count(RelAuthor.self, withAny: RelBook.self) { $0.year > 0 }
         #expect(counted == 0)
+        let names = try backend.fetchAll(RelAuthor.self).map(\.name)
+        #expect(names == ["Solo"])
     }
 
     /// A filter naming a model with no relation to the query's is a `SchemaError` naming both.

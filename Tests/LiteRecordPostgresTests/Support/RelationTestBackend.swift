@@ -28,6 +28,10 @@ protocol RelationTestBackend: TestBackend {
     func count<M: Model, R: Model>(
         _ type: M.Type, withAny related: R.Type, _ condition: (Columns<R>) -> Condition
     ) throws -> Int
+    /// `query(RelAuthor).where(any: RelBook.self) { condition }`: `updateAll` (renaming), `max`
+    /// of the names, then `deleteAll`.
+    func authorChanges(withAnyBook condition: (Columns<RelBook>) -> Condition) throws
+        -> (updated: Int, maxName: String?, deleted: Int)
     /// `query(Root)...including(all: Target.self [, via: key]) { children }.fetchAll()`.
     func fetchAll<Root: Model, Target: Model>(
         _ root: RootShape<Root>, includingAll target: Target.Type, via key: PartialKeyPath<Target>?,
@@ -81,6 +85,15 @@ extension SQLiteBackend: RelationTestBackend {
         _ type: M.Type, withAny related: R.Type, _ condition: (Columns<R>) -> Condition
     ) throws -> Int {
         try context.query(M.self).where(any: R.self, condition).count()
+    }
+
+    func authorChanges(withAnyBook condition: (Columns<RelBook>) -> Condition) throws
+        -> (updated: Int, maxName: String?, deleted: Int)
+    {
+        let query = context.query(RelAuthor.self).where(any: RelBook.self, condition)
+        let updated = try query.updateAll { [$0.name.set(to: "renamed")] }
+        let maxName = try query.max { $0.name }
+        return (updated, maxName, try query.deleteAll())
     }
 
     func fetchAll<Root: Model, Target: Model>(
@@ -156,6 +169,15 @@ extension PostgresBackend: RelationTestBackend {
         _ type: M.Type, withAny related: R.Type, _ condition: (Columns<R>) -> Condition
     ) throws -> Int {
         try context.query(M.self).where(any: R.self, condition).count()
+    }
+
+    func authorChanges(withAnyBook condition: (Columns<RelBook>) -> Condition) throws
+        -> (updated: Int, maxName: String?, deleted: Int)
+    {
+        let query = context.query(RelAuthor.self).where(any: RelBook.self, condition)
+        let updated = try query.updateAll { [$0.name.set(to: "renamed")] }
+        let maxName = try query.max { $0.name }
+        return (updated, maxName, try query.deleteAll())
     }
 
     func fetchAll<Root: Model, Target: Model>(
