@@ -9,9 +9,7 @@ import Testing
     typealias Book = RelationshipsDocumentationTests.Book
 
     struct Review: Model, Equatable {
-        var id: Int64?
-        var bookID: Int64
-        var stars: Int
+        var id: Int64?; var bookID: Int64; var stars: Int
         static let schema = Schema<Review>(table: "reviews").foreignKey(\.bookID, references: Book.self)
     }
 
@@ -40,10 +38,10 @@ import Testing
         try fill(db)
         let tree: [(Author, [(Book, [Review])])] = try db.query(Author.self).order { $0.name }
             .including(all: Book.self) {
-                $0.where { $0.year > 1900 }.order { $0.year }  // each level narrows and sorts
+                $0.where { $0.year > 1900 }.order { $0.year }                 // each level narrows and sorts
                     .including(all: Review.self) { $0.order { $0.stars.descending } }
             }
-            .fetchAll()  // three SELECTs, one per level
+            .fetchAll()                                                        // three SELECTs, one per level
         let credits: [(Review, (Book, Author?)?)] = try db.query(Review.self)
             .including(one: Book.self) { $0.including(one: Author.self) }.fetchAll()
         #expect(tree.map(\.0.name) == ["Herbert", "Old", "Tolkien"])
@@ -56,31 +54,17 @@ import Testing
     @Test func fetchingIntoYourOwnTypes() throws {
         let db = try Database(.inMemory)
         try fill(db)
-        struct BookWithReviews: Decodable {
-            var book: Book
-            var reviews: [Review]
-        }
-        struct Shelf: Decodable {
-            var author: Author
-            var books: [BookWithReviews]
-        }
-        struct Credit: Decodable {
-            var review: Review
-            var book: Book?
-        }
+        struct BookWithReviews: Decodable { var book: Book; var reviews: [Review] }
+        struct Shelf: Decodable { var author: Author; var books: [BookWithReviews] }
+        struct Credit: Decodable { var review: Review; var book: Book? }
         let shelves: [Shelf] = try db.query(Author.self)
             .including(all: Book.self) { $0.including(all: Review.self) }
             .fetchAll(Shelf.self)
-        let reviewCredits: [Credit] = try db.query(Review.self).including(one: Book.self).fetchAll(
-            Credit.self)
+        let reviewCredits: [Credit] = try db.query(Review.self).including(one: Book.self).fetchAll(Credit.self)
         #expect(shelves.map(\.author.name) == ["Tolkien", "Herbert", "Old"])
-        #expect(
-            shelves.map { $0.books.map(\.book.title) } == [
-                ["The Hobbit", "Silmarillion"], ["Dune"], ["Beowulf"],
-            ])
+        #expect(shelves.map { $0.books.map(\.book.title) } == [["The Hobbit", "Silmarillion"], ["Dune"], ["Beowulf"]])
         #expect(shelves[0].books.map { $0.reviews.map(\.stars) } == [[4, 5], [3]])
         #expect(reviewCredits.map(\.review.stars) == [4, 5, 3, 2])
-        #expect(
-            reviewCredits.map { $0.book?.title } == ["The Hobbit", "The Hobbit", "Silmarillion", "Beowulf"])
+        #expect(reviewCredits.map { $0.book?.title } == ["The Hobbit", "The Hobbit", "Silmarillion", "Beowulf"])
     }
 }
