@@ -13,8 +13,8 @@ extension QueryIncludingAllTree {
     /// Every matching root with its tree of related rows, fetched without blocking the
     /// caller's thread.
     ///
-    /// - Returns: As ``fetchAll()-5pb6b``.
-    /// - Throws: As ``fetchAll()-5pb6b``, or `CancellationError`.
+    /// - Returns: As ``fetchAll()-78imz``.
+    /// - Throws: As ``fetchAll()-78imz``, or `CancellationError`.
     public func fetchAll() async throws -> [(Root, [Children.Element])] {
         try await relationTree.fetchAllAsync()
     }
@@ -32,8 +32,8 @@ extension QueryIncludingOneTree {
     /// Every matching root with its related row and that row's own, fetched without blocking
     /// the caller's thread.
     ///
-    /// - Returns: As ``fetchAll()-3ywcp``.
-    /// - Throws: As ``fetchAll()-3ywcp``, or `CancellationError`.
+    /// - Returns: As ``fetchAll()-28rfa``.
+    /// - Throws: As ``fetchAll()-28rfa``, or `CancellationError`.
     public func fetchAll() async throws -> [(Root, Child.Element?)] {
         try await relationTree.fetchAllAsync()
     }
@@ -62,8 +62,8 @@ extension IncludingQuery {
     /// fetched without blocking the caller's thread.
     ///
     /// - Parameter type: The type of each result.
-    /// - Returns: As ``fetchAll(_:)-6ovoh``.
-    /// - Throws: As ``fetchAll(_:)-6ovoh``, or `CancellationError`.
+    /// - Returns: As ``fetchAll(_:)-67huj``.
+    /// - Throws: As ``fetchAll(_:)-67huj``, or `CancellationError`.
     public func fetchAll<T: Decodable & Sendable>(_ type: T.Type) async throws -> [T] {
         let tree = relationTree
         return try await tree.query.runAsync(reading: true) { query in

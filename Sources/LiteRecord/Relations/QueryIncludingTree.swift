@@ -11,8 +11,8 @@
 /// order of the rows above and then of their table.
 ///
 /// ## Topics
-/// - ``fetchAll()-5pb6b``
-/// - ``fetchAll()-2ieyb``
+/// - ``fetchAll()-78imz``
+/// - ``fetchAll()-5tgtl``
 /// - ``where(_:)``
 /// - ``order(_:)-((Columns<Root>)->Ordering)``
 /// - ``order(_:)-((Columns<Root>)->Column<Value>)``
@@ -75,8 +75,8 @@ public struct QueryIncludingAllTree<Root: Model, Children: IncludingQuery>: Incl
 /// does.
 ///
 /// ## Topics
-/// - ``fetchAll()-3ywcp``
-/// - ``fetchAll()-6vn1s``
+/// - ``fetchAll()-28rfa``
+/// - ``fetchAll()-3jz92``
 /// - ``where(_:)``
 /// - ``order(_:)-((Columns<Root>)->Ordering)``
 /// - ``order(_:)-((Columns<Root>)->Column<Value>)``
@@ -121,7 +121,7 @@ public struct QueryIncludingOneTree<Root: Model, Child: IncludingQuery>: Includi
     /// Every matching root with its related row (or `nil`), that row with its own related rows.
     ///
     /// - Returns: The roots in the root query's order.
-    /// - Throws: As ``QueryIncludingAllTree/fetchAll()-5pb6b``.
+    /// - Throws: As ``QueryIncludingAllTree/fetchAll()-78imz``.
     /// - Complexity: One `SELECT` per level, whatever the number of rows.
     public func fetchAll() throws -> [(Root, Child.Element?)] {
         try relationTree.fetchAll()

@@ -1,4 +1,4 @@
-/// A query whose rows come with related rows: what ``Query/including(all:_:)`` and its
+/// A query whose rows come with related rows: what ``Query/including(all:_:)->QueryIncludingAll<M,Target>`` and its
 /// siblings return, and what the children closure of a nested `including` returns.
 ///
 /// ```swift
@@ -13,8 +13,8 @@
 /// - ``Root``
 /// - ``Element``
 /// - ``relationTree``
-/// - ``fetchAll(_:)-6ovoh``
-/// - ``fetchAll(_:)-7ci2b``
+/// - ``fetchAll(_:)-67huj``
+/// - ``fetchAll(_:)-3chbj``
 public protocol IncludingQuery: Sendable {
     /// The model of the query's own rows: `Author`.
     associatedtype Root: Model
