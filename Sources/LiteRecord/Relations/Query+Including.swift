@@ -4,7 +4,7 @@ extension Query {
     ///
     /// The relation is the foreign key declared on either model (`Book`'s schema declares
     /// `.foreignKey(\.authorID, references: Author.self)`); when several could serve, name one
-    /// with ``including(all:via:_:)``.
+    /// with ``including(all:via:_:)->QueryIncludingAll<M,Target>``.
     ///
     /// ```swift
     /// let shelves = try db.query(Author.self).including(all: Book.self) { $0.order { $0.year } }.fetchAll()

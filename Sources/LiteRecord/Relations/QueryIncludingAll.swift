@@ -1,5 +1,5 @@
 /// A query of models, each fetched with all its related rows of another model:
-/// `[(Author, [Book])]`. Made by ``Query/including(all:_:)``.
+/// `[(Author, [Book])]`. Made by ``Query/including(all:_:)->QueryIncludingAll<M,Target>``.
 ///
 /// It runs a constant number of statements, whatever the number of roots: the roots' query,
 /// then one query of every related row, which reads the roots' keys from one bound JSON array
@@ -113,7 +113,7 @@ public struct QueryIncludingAll<Root: Model, Target: Model>: Sendable {
 }
 
 /// A query of models, each fetched with the one related row of another model, or `nil`:
-/// `[(Book, Author?)]`. Made by ``Query/including(one:_:)``.
+/// `[(Book, Author?)]`. Made by ``Query/including(one:_:)->QueryIncludingOne<M,Target>``.
 ///
 /// It runs two statements whatever the number of roots, as ``QueryIncludingAll`` does. A
 /// root whose key is NULL, or matches no row (a table whose foreign key is not enforced),
