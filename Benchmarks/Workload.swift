@@ -134,6 +134,7 @@ enum Catalog {
         ClassicInserts.group,
         DesignTargets.group,
         FileWorkloads.group,
+        PostgresWorkloads.group,
     ]
 
     /// The workloads whose slug, or whose group's slug, contains `filter` (ignoring case).
