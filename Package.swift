@@ -35,7 +35,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "LiteRecordBenchmarks",
-            dependencies: ["LiteRecord", "CSQLite"],
+            dependencies: ["LiteRecord", "CSQLite", "LiteRecordPostgres", "CLibPQ"],
             path: "Benchmarks"
         ),
         // Child processes for the reliability tests (a writer to SIGKILL, concurrent writers).

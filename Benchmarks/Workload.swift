@@ -135,6 +135,7 @@ enum Catalog {
         DesignTargets.group,
         FileWorkloads.group,
         NestedEagerLoading.group,
+        PostgresWorkloads.group,
     ]
 
     /// The workloads whose slug, or whose group's slug, contains `filter` (ignoring case).

@@ -23,7 +23,8 @@ func main() -> Int32 {
         return 2
     }
 
-    let selected = Catalog.select(options.filter)
+    // The PostgreSQL workloads need a server: without one they are skipped, saying how to start one.
+    let (selected, skippedPostgres) = PostgresWorkloads.partition(Catalog.select(options.filter))
     let concurrency = ConcurrentReads.isSelected(by: options.filter)
     let observation = ObservationDelay.isSelected(by: options.filter)
     if options.listOnly {
@@ -39,7 +40,12 @@ func main() -> Int32 {
         if observation {
             print("\(ObservationDelay.slug)  (\(ObservationDelay.group)): \(ObservationDelay.description)")
         }
+        if !skippedPostgres.isEmpty { print(PostgresWorkloads.skipMessage(skippedPostgres)) }
         return 0
+    }
+    if !skippedPostgres.isEmpty {
+        Console.writeError(PostgresWorkloads.skipMessage(skippedPostgres) + "\n")
+        if selected.isEmpty && !concurrency && !observation { return 0 }
     }
     guard !selected.isEmpty || concurrency || observation else {
         let known =

@@ -8,8 +8,8 @@ public struct PostgresConfiguration: Sendable {
     /// How `Date` values are stored (default `.text`, which keeps a `Date` exactly; see
     /// ``LiteRecord/DateStorage``).
     public var dateStorage: DateStorage = .text
-    /// The isolation level of ``PostgresDatabase/write(_:)`` and
-    /// ``PostgresDatabase/transaction(_:)`` (default `.readCommitted`, PostgreSQL's own default).
+    /// The isolation level of ``PostgresDatabase/write(_:)-6owu`` and
+    /// ``PostgresDatabase/transaction(_:)-6j7fl`` (default `.readCommitted`, PostgreSQL's own default).
     public var isolation: Isolation = .readCommitted
 
     /// Creates the default configuration.
@@ -22,8 +22,11 @@ public struct PostgresConfiguration: Sendable {
     /// the price of transactions that fail with ``LiteRecord/ResultCode/busy`` (SQLSTATE 40001)
     /// and must be run again; LiteRecord does not retry them for you.
     public enum Isolation: String, Sendable {
+        /// Each statement sees what was committed before it began (PostgreSQL's default).
         case readCommitted = "READ COMMITTED"
+        /// Every statement sees the snapshot taken at the transaction's first statement.
         case repeatableRead = "REPEATABLE READ"
+        /// As if transactions ran one at a time; a conflict fails with ``LiteRecord/ResultCode/busy``.
         case serializable = "SERIALIZABLE"
     }
 }

@@ -26,7 +26,7 @@ extension PostgresContext {
     /// Inserts a model whose key the caller chose.
     ///
     /// - Parameter model: The model.
-    /// - Throws: As ``insert(_:)-(inout M)``.
+    /// - Throws: As ``insert(_:)-8ikok``.
     public func insert<M: Model>(_ model: M) throws {
         var copy = model
         try insert(&copy)
@@ -36,7 +36,7 @@ extension PostgresContext {
     /// (`INSERT ... ON CONFLICT DO UPDATE`). A `nil` generated key is always an insert, and set.
     ///
     /// - Parameter model: The model.
-    /// - Throws: As ``insert(_:)-(inout M)``.
+    /// - Throws: As ``insert(_:)-8ikok``.
     public func save<M: Model>(_ model: inout M) throws {
         try withSession { session in
             let table = try session.preparedTable(for: M.self)

@@ -26,7 +26,7 @@ extension PostgresDatabase {
     ///
     /// - Parameter body: The work.
     /// - Returns: What `body` returns.
-    /// - Throws: As ``transaction(_:)-(_)``.
+    /// - Throws: As ``transaction(_:)-6j7fl``.
     @discardableResult
     public func write<T: Sendable>(_ body: @escaping @Sendable (PostgresTransaction) throws -> T) async throws
         -> T

@@ -16,9 +16,9 @@ import LiteRecord
 ///
 /// ## Topics
 /// - ``init(url:configuration:)``
-/// - ``transaction(_:)``
-/// - ``write(_:)``
-/// - ``read(_:)``
+/// - ``transaction(_:)-6j7fl``
+/// - ``write(_:)-6owu``
+/// - ``read(_:)-bfe8``
 /// - ``observe(_:)->PostgresObservation<[M]>``
 /// - ``observe(_:)->PostgresObservation<Value>``
 /// - ``PostgresObservation``
@@ -78,11 +78,11 @@ public final class PostgresDatabase: PostgresContext, Sendable {
         }
     }
 
-    /// Runs `body` in a write transaction; the same as ``transaction(_:)``.
+    /// Runs `body` in a write transaction; the same as ``transaction(_:)-6j7fl``.
     ///
     /// - Parameter body: The work.
     /// - Returns: What `body` returns.
-    /// - Throws: As ``transaction(_:)``.
+    /// - Throws: As ``transaction(_:)-6j7fl``.
     @discardableResult
     public func write<T>(_ body: (PostgresTransaction) throws -> T) throws -> T {
         try transaction(body)
@@ -128,7 +128,7 @@ extension PostgresDatabase {
     ///
     /// - Parameter models: The models.
     /// - Returns: The models as inserted, with their generated keys set.
-    /// - Throws: As ``PostgresContext/insert(_:)-(inout M)``; the transaction is rolled back.
+    /// - Throws: As ``PostgresContext/insert(_:)-8ikok``; the transaction is rolled back.
     @discardableResult
     public func insert<M: Model, S: Sequence<M>>(contentsOf models: S) throws -> [M] {
         try transaction { tx in

@@ -126,7 +126,7 @@ public struct PostgresQuery<M: Model> {
     /// Fetches the first matching row, or `nil`.
     ///
     /// - Returns: The first model, or `nil`.
-    /// - Throws: As ``fetchAll()``.
+    /// - Throws: As ``fetchAll()-7qelv``.
     public func fetchOne() throws -> M? {
         try limit(1, offset: query.backendOffset).fetchAll().first
     }

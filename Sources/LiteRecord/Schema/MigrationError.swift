@@ -88,20 +88,20 @@ public struct MigrationError: Error, Sendable, CustomStringConvertible {
         self.migrationName = migrationName
     }
 
-    static func failed(_ name: String, underlying error: any Error) -> MigrationError {
+    package static func failed(_ name: String, underlying error: any Error) -> MigrationError {
         MigrationError(kind: .failed(error), migrationName: name)
     }
 
-    static func duplicateName(_ name: String) -> MigrationError {
+    package static func duplicateName(_ name: String) -> MigrationError {
         MigrationError(kind: .duplicateName, migrationName: name)
     }
 
     /// - Parameter names: The unknown applied migrations, in the order they were applied; not empty.
-    static func unknownApplied(_ names: [String]) -> MigrationError {
+    package static func unknownApplied(_ names: [String]) -> MigrationError {
         MigrationError(kind: .unknownApplied(all: names), migrationName: names.first ?? "")
     }
 
-    static func unknownTarget(_ name: String) -> MigrationError {
+    package static func unknownTarget(_ name: String) -> MigrationError {
         MigrationError(kind: .unknownTarget, migrationName: name)
     }
 }

@@ -215,22 +215,15 @@ public struct Migrator: Sendable {
 
     // MARK: - The migrations table
 
-    private static let createTableSQL: SQL = """
-        CREATE TABLE IF NOT EXISTS \(identifier: tableName) (
-            name TEXT PRIMARY KEY NOT NULL,
-            position INTEGER NOT NULL,
-            applied_at TEXT NOT NULL
-        )
-        """
+    private static let createTableSQL = SQLDialect.sqlite.createMigrationsTable(named: tableName)
 
     /// The applied names in order, or `[]` without creating anything when the table is missing.
     private static func appliedNames(_ connection: Connection) throws -> [String] {
         let exists = try connection.fetchOne(
-            Row.self, sql: "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = \(tableName)")
+            Row.self, sql: SQLDialect.sqlite.migrationsTableExists(named: tableName))
         guard exists != nil else { return [] }
-        return try connection.fetchAll(
-            Row.self, sql: "SELECT name FROM \(identifier: tableName) ORDER BY position, rowid"
-        ).map { try $0.value(String.self, at: 0) }
+        return try connection.fetchAll(Row.self, sql: SQLDialect.sqlite.appliedMigrationNames(in: tableName))
+            .map { try $0.value(String.self, at: 0) }
     }
 
     /// Names are compared by their UTF-8 bytes, as SQLite compares them; Swift's `==` would
