@@ -21,7 +21,6 @@ import LiteRecord
 /// - ``read(_:)-bfe8``
 /// - ``observe(_:)->PostgresObservation<[M]>``
 /// - ``observe(_:)->PostgresObservation<Value>``
-/// - ``PostgresObservation``
 public final class PostgresDatabase: PostgresContext, Sendable {
     /// How the database was configured.
     public let configuration: PostgresConfiguration

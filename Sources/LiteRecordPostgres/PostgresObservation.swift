@@ -113,7 +113,7 @@ extension PostgresDatabase {
 
     /// Observes the value `fetch` returns, as an `AsyncSequence` of fresh values.
     ///
-    /// `fetch` runs as a ``read(_:)``; the tables its queries read are recorded each time
+    /// `fetch` runs as a ``read(_:)-bfe8``; the tables its queries read are recorded each time
     /// (from their plans) and a commit changing one of them fetches again. A value equal to
     /// the last one delivered is not delivered again.
     ///

@@ -11,7 +11,8 @@ import LiteRecord
 /// root's related rows come in the order the children closure gives.
 ///
 /// ## Topics
-/// - ``fetchAll()``
+/// - ``fetchAll()-1ca3p``
+/// - ``fetchAll()-9s1cn``
 /// - ``where(_:)``
 /// - ``order(_:)-((Columns<Root>)->Ordering)``
 /// - ``order(_:)-((Columns<Root>)->Column<Value>)``
@@ -78,7 +79,8 @@ public struct PostgresQueryIncludingAll<Root: Model, Target: Model> {
 /// It runs two statements whatever the number of roots, as ``PostgresQueryIncludingAll`` does.
 ///
 /// ## Topics
-/// - ``fetchAll()``
+/// - ``fetchAll()-82a8a``
+/// - ``fetchAll()-6z8tm``
 /// - ``where(_:)``
 /// - ``order(_:)-((Columns<Root>)->Ordering)``
 /// - ``order(_:)-((Columns<Root>)->Column<Value>)``
@@ -115,7 +117,7 @@ public struct PostgresQueryIncludingOne<Root: Model, Target: Model> {
     /// Every matching root with its related row.
     ///
     /// - Returns: The roots in the root query's order, each with its related row or `nil`.
-    /// - Throws: As ``PostgresQueryIncludingAll/fetchAll()``.
+    /// - Throws: As ``PostgresQueryIncludingAll/fetchAll()-1ca3p``.
     /// - Complexity: Two `SELECT` statements, whatever the number of roots.
     public func fetchAll() throws -> [(Root, Target?)] {
         try all.fetchAll().map { ($0.0, $0.1.first) }
