@@ -98,12 +98,11 @@ extension PostgresQuery where M: Sendable {
     private func runAsync<T: Sendable>(_ work: @escaping @Sendable (PostgresQuery) throws -> T) async throws
         -> T
     {
-        guard let database = context as? PostgresDatabase else {
+        guard let database = target.database else {
             // A query on a transaction runs inside that transaction's closure, on its thread.
             return try work(self)
         }
-        let query = UncheckedSendable(self)
-        return try await database.runCancellable { _ in try work(query.value) }
+        return try await database.runCancellable { _ in try work(self) }
     }
 }
 

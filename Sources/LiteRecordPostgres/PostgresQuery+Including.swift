@@ -110,7 +110,7 @@ extension PostgresQuery {
         reading types: [any Model.Type], _ make: (Query<M>) -> QueryIncludingAll<M, Target>
     ) -> PostgresQueryIncludingAll<M, Target> {
         PostgresQueryIncludingAll(
-            context: context, load: SQLDialect.$current.withValue(.postgres) { make(query) },
+            target: target, load: SQLDialect.$current.withValue(.postgres) { make(query) },
             tables: relatedTypes + types)
     }
 }

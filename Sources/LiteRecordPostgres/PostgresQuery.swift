@@ -23,15 +23,17 @@ import LiteRecord
 /// (`including(all:)`, `including(one:)`). Not yet: the character `count` of a string
 /// (PostgreSQL cannot count grapheme clusters; it throws), `select`/`group(by:)` projections and
 /// full-text search.
-public struct PostgresQuery<M: Model> {
-    let context: any PostgresContext
+public struct PostgresQuery<M: Model>: Sendable {
+    let target: PostgresQueryTarget
+    /// The database or transaction to run on (see ``PostgresQueryTarget``).
+    var context: any PostgresContext { get throws { try target.context() } }
     var query: Query<M>
     /// The models whose tables a condition reads besides this model's (a filter across a
     /// relation), created before the query runs as this model's table is.
     var relatedTypes: [any Model.Type] = []
 
     init(context: any PostgresContext) {
-        self.context = context
+        self.target = PostgresQueryTarget(context)
         let database = (context as? PostgresDatabase) ?? (context as? PostgresTransaction)?.session.database
         let dateStorage = database?.configuration.dateStorage ?? .text
         self.query = Query(backendWithDateStorage: dateStorage)

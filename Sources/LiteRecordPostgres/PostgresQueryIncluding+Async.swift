@@ -11,7 +11,7 @@ extension PostgresQueryIncludingAll where Root: Sendable, Target: Sendable {
     /// - Throws: As ``fetchAll()``; ``LiteRecord/ResultCode/interrupt`` when cancelled.
     public func fetchAll() async throws -> [(Root, [Target])] {
         let fetch: () throws -> [(Root, [Target])] = fetchAll
-        guard let database = context as? PostgresDatabase else {
+        guard let database = target.database else {
             // A query on a transaction runs inside that transaction's closure, on its thread.
             return try fetch()
         }

@@ -17,15 +17,17 @@ import LiteRecord
 /// - ``order(_:)-((Columns<Root>)->Ordering)``
 /// - ``order(_:)-((Columns<Root>)->Column<Value>)``
 /// - ``limit(_:offset:)``
-public struct PostgresQueryIncludingAll<Root: Model, Target: Model> {
-    let context: any PostgresContext
+public struct PostgresQueryIncludingAll<Root: Model, Target: Model>: Sendable {
+    let target: PostgresQueryTarget
+    /// The database or transaction to run on (see ``PostgresQueryTarget``).
+    var context: any PostgresContext { get throws { try target.context() } }
     let load: QueryIncludingAll<Root, Target>
     /// The models whose tables the load reads besides the root's, created before it runs.
     let tables: [any Model.Type]
 
     func with(_ change: (QueryIncludingAll<Root, Target>) -> QueryIncludingAll<Root, Target>) -> Self {
         Self(
-            context: context, load: SQLDialect.$current.withValue(.postgres) { change(load) }, tables: tables)
+            target: target, load: SQLDialect.$current.withValue(.postgres) { change(load) }, tables: tables)
     }
 
     /// Keeps the roots for which the condition holds.
@@ -85,7 +87,7 @@ public struct PostgresQueryIncludingAll<Root: Model, Target: Model> {
 /// - ``order(_:)-((Columns<Root>)->Ordering)``
 /// - ``order(_:)-((Columns<Root>)->Column<Value>)``
 /// - ``limit(_:offset:)``
-public struct PostgresQueryIncludingOne<Root: Model, Target: Model> {
+public struct PostgresQueryIncludingOne<Root: Model, Target: Model>: Sendable {
     let all: PostgresQueryIncludingAll<Root, Target>
 
     /// Keeps the roots for which the condition holds.

@@ -193,7 +193,8 @@ enum ForeignKeyParityChecks {
         } throws: { error in
             guard let error = error as? DatabaseError else { return false }
             return error.resultCode == .constraintForeignKey
-                && error.message.contains(backend.name == "SQLite" ? "FOREIGN KEY constraint failed" : "23503")
+                && error.message.contains(
+                    backend.name == "SQLite" ? "FOREIGN KEY constraint failed" : "23503")
         }
     }
 

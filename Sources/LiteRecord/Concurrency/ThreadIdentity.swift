@@ -4,8 +4,8 @@ import Foundation
 ///
 /// LiteRecord lends connections to threads: knowing that the current thread already holds the
 /// writer (or a reader) lets a nested call reuse that connection instead of waiting for itself.
-enum ThreadIdentity {
-    static var current: UInt {
+package enum ThreadIdentity {
+    package static var current: UInt {
         #if canImport(Darwin)
             UInt(bitPattern: pthread_self())
         #else

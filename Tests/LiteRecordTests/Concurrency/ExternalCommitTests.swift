@@ -220,8 +220,10 @@ struct ExternalCommitTests {
                     token.cancel()
                     threadsLeftAfterCancel.append(WatcherProbe.watcherThreads(watching: dir.path))
                 }
-                #expect(threadsLeftAfterCancel.allSatisfy { $0 == 0 }, "\(threadsLeftAfterCancel)")
-                #expect(threadsNamedInTime.allSatisfy { $0 }, "\(threadsNamedInTime)")
+                let everyThreadEnded = threadsLeftAfterCancel.allSatisfy { $0 == 0 }
+                let everyThreadNamed = threadsNamedInTime.allSatisfy { $0 }
+                #expect(everyThreadEnded, "\(threadsLeftAfterCancel)")
+                #expect(everyThreadNamed, "\(threadsNamedInTime)")
             }
         }
 

@@ -32,11 +32,13 @@ struct RelationFilterMissingTableTests {
             var author = ShelfAuthor(name: "Pratchett")
             try db.insert(&author)
             #expect(try !Self.tableExists(db, "shelf_books"))
-            let withBooks = try db.query(ShelfAuthor.self).where(any: ShelfBook.self) { $0.year > 0 }.fetchAll()
+            let withBooks = try db.query(ShelfAuthor.self).where(any: ShelfBook.self) { $0.year > 0 }
+                .fetchAll()
             #expect(withBooks.isEmpty)
             let counted = try db.query(ShelfAuthor.self).where(any: ShelfBook.self) { $0.year > 0 }.count()
             #expect(counted == 0)
-            let books = try db.query(ShelfBook.self).where(ShelfAuthor.self) { $0.name == "Pratchett" }.fetchAll()
+            let books = try db.query(ShelfBook.self).where(ShelfAuthor.self) { $0.name == "Pratchett" }
+                .fetchAll()
             #expect(books.isEmpty)
             let shelves = try db.query(ShelfAuthor.self).where(any: ShelfBook.self) { $0.year > 0 }
                 .including(all: ShelfBook.self).fetchAll()
@@ -61,7 +63,8 @@ struct RelationFilterMissingTableTests {
         #expect(names == ["Le Guin"])
         var book = ShelfBook(authorID: try #require(author.id), year: 1969)
         try db.insert(&book)
-        let withBooks = try db.query(ShelfAuthor.self).where(any: ShelfBook.self) { $0.year > 1960 }.fetchAll()
+        let withBooks = try db.query(ShelfAuthor.self).where(any: ShelfBook.self) { $0.year > 1960 }
+            .fetchAll()
         #expect(withBooks == [author])
     }
 
@@ -76,7 +79,8 @@ struct RelationFilterMissingTableTests {
             var configuration = Configuration()
             configuration.readOnly = true
             let reader = try Database(path: path, configuration: configuration)
-            let withBooks = try reader.query(ShelfAuthor.self).where(any: ShelfBook.self) { $0.year > 0 }.fetchAll()
+            let withBooks = try reader.query(ShelfAuthor.self).where(any: ShelfBook.self) { $0.year > 0 }
+                .fetchAll()
             #expect(withBooks.isEmpty)
             let everyone = try reader.query(ShelfAuthor.self).fetchAll().map(\.name)
             #expect(everyone == ["Jemisin"])
