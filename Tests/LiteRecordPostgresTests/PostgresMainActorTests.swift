@@ -36,7 +36,8 @@ struct PostgresMainActorTests {
             try pg.insert(&lamp)
         }
         let minimum = 15
-        let bright = try await pg.query(Lamp.self).where { $0.watts > minimum }.order { $0.watts.ascending }.fetchAll()
+        let bright = try await pg.query(Lamp.self).where { $0.watts > minimum }.order { $0.watts.ascending }
+            .fetchAll()
         #expect(bright.map(\.watts) == [20, 30, 40])
         let halls = try await pg.query(Lamp.self).where { $0.room.hasPrefix("ha") }.count()
         #expect(halls == 2)
