@@ -21,6 +21,7 @@ import LiteRecord
 /// - ``read(_:)-bfe8``
 /// - ``observe(_:)->PostgresObservation<[M]>``
 /// - ``observe(_:)->PostgresObservation<Value>``
+/// - ``observe(_:)->PostgresObservation<[Including.Element]>``
 public final class PostgresDatabase: PostgresContext, Sendable {
     /// How the database was configured.
     public let configuration: PostgresConfiguration

@@ -17,7 +17,8 @@ import LiteRecord
 /// - ``order(_:)-((Columns<Root>)->Ordering)``
 /// - ``order(_:)-((Columns<Root>)->Column<Value>)``
 /// - ``limit(_:offset:)``
-public struct PostgresQueryIncludingAll<Root: Model, Target: Model>: Sendable {
+/// - ``postgresRelationTree``
+public struct PostgresQueryIncludingAll<Root: Model, Target: Model>: PostgresIncludingQuery {
     let target: PostgresQueryTarget
     /// The database or transaction to run on (see ``PostgresQueryTarget``).
     var context: any PostgresContext { get throws { try target.context() } }
@@ -56,6 +57,11 @@ public struct PostgresQueryIncludingAll<Root: Model, Target: Model>: Sendable {
         with { $0.limit(count, offset: offset) }
     }
 
+    /// How the query loads its rows and their related rows: LiteRecord's tree of one level.
+    public var postgresRelationTree: PostgresRelationTree<Root, (Root, [Target])> {
+        PostgresRelationTree(target: target, tree: load.relationTree, tables: tables)
+    }
+
     /// Every matching root, each with its related rows.
     ///
     /// - Returns: The roots in the root query's order, each with its related rows (`[]` for none).
@@ -63,15 +69,7 @@ public struct PostgresQueryIncludingAll<Root: Model, Target: Model>: Sendable {
     ///   and `via:` does not say which; ``LiteRecord/DatabaseError``, ``LiteRecord/RowDecodingError``.
     /// - Complexity: Two `SELECT` statements (in one snapshot), whatever the number of roots.
     public func fetchAll() throws -> [(Root, [Target])] {
-        let plan = try SQLDialect.$current.withValue(.postgres) { try load.backendLoad() }
-        return try context.withSession { session in
-            let rootTable = try session.preparedTable(for: Root.self)
-            let targetTable = try session.preparedTable(for: Target.self)
-            try session.prepareTables(of: tables)
-            return try session.inOneSnapshot {
-                try session.eagerLoad(plan, roots: Root.self, rootTable: rootTable, targets: targetTable)
-            }
-        }
+        try postgresRelationTree.fetchAll()
     }
 }
 
@@ -87,8 +85,14 @@ public struct PostgresQueryIncludingAll<Root: Model, Target: Model>: Sendable {
 /// - ``order(_:)-((Columns<Root>)->Ordering)``
 /// - ``order(_:)-((Columns<Root>)->Column<Value>)``
 /// - ``limit(_:offset:)``
-public struct PostgresQueryIncludingOne<Root: Model, Target: Model>: Sendable {
+/// - ``postgresRelationTree``
+public struct PostgresQueryIncludingOne<Root: Model, Target: Model>: PostgresIncludingQuery {
     let all: PostgresQueryIncludingAll<Root, Target>
+
+    /// How the query loads its rows and their related row: LiteRecord's tree of one level.
+    public var postgresRelationTree: PostgresRelationTree<Root, (Root, Target?)> {
+        PostgresRelationTree(target: all.target, tree: all.load.backendOne.relationTree, tables: all.tables)
+    }
 
     /// Keeps the roots for which the condition holds.
     ///
@@ -122,7 +126,7 @@ public struct PostgresQueryIncludingOne<Root: Model, Target: Model>: Sendable {
     /// - Throws: As ``PostgresQueryIncludingAll/fetchAll()-1ca3p``.
     /// - Complexity: Two `SELECT` statements, whatever the number of roots.
     public func fetchAll() throws -> [(Root, Target?)] {
-        try all.fetchAll().map { ($0.0, $0.1.first) }
+        try postgresRelationTree.fetchAll()
     }
 }
 
@@ -132,56 +136,6 @@ extension PostgresSession {
     func inOneSnapshot<T>(_ body: () throws -> T) throws -> T {
         if transactionDepth > 0 { return try body() }
         return try runTransaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { _ in try body()
-        }
-    }
-
-    /// The roots, then every related row of their keys in one statement, gathered per root.
-    func eagerLoad<Root: Model, Target: Model>(
-        _ plan: BackendEagerLoad, roots: Root.Type, rootTable: BackendTable, targets: BackendTable
-    ) throws -> [(Root, [Target])] {
-        let rootResult = try execute(plan.rootSQL)
-        let rootDecoder = rootTable.rowDecoder(dateStorage: dateStorage)
-        let models = try rootResult.lrRows.map { try rootDecoder.decode(Root.self, from: $0) }
-        let rootPositions = try positions(of: plan.rootKeyColumns, in: rootResult, table: rootTable.name)
-        // The distinct keys in root order, each with the slot that gathers its rows; a key
-        // with a NULL relates to nothing.
-        var slotOfKey: [[DatabaseValue]: Int] = [:]
-        var distinct: [[DatabaseValue]] = []
-        var rootSlots: [Int] = []
-        rootSlots.reserveCapacity(models.count)
-        for values in rootResult.rows {
-            let key = rootPositions.map { values[$0] }
-            if key.contains(.null) {
-                rootSlots.append(-1)
-            } else if let slot = slotOfKey[key] {
-                rootSlots.append(slot)
-            } else {
-                slotOfKey[key] = distinct.count
-                rootSlots.append(distinct.count)
-                distinct.append(key)
-            }
-        }
-        guard !distinct.isEmpty else { return models.map { ($0, []) } }
-        let (sql, keyColumns) = try SQLDialect.$current.withValue(.postgres) {
-            try plan.targetSQL(keys: distinct)
-        }
-        let related = try execute(sql)
-        let keyPositions = try positions(of: keyColumns, in: related, table: targets.name)
-        let decoder = targets.rowDecoder(dateStorage: dateStorage)
-        var groups = [[Target]](repeating: [], count: distinct.count)
-        for (row, values) in zip(related.lrRows, related.rows) {
-            guard let slot = slotOfKey[keyPositions.map { values[$0] }] else { continue }
-            groups[slot].append(try decoder.decode(Target.self, from: row))
-        }
-        return zip(models, rootSlots).map { model, slot in (model, slot < 0 ? [] : groups[slot]) }
-    }
-
-    private func positions(of columns: [String], in result: PostgresResult, table: String) throws -> [Int] {
-        try columns.map { column in
-            guard let position = result.columnNames.firstIndex(of: column) else {
-                throw SchemaError("the rows of \(table) have no column \(column) to relate them by")
-            }
-            return position
         }
     }
 }

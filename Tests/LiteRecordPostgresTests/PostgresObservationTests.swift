@@ -19,6 +19,51 @@ private struct Team: Model, Equatable {
     static let schema = Schema<Team>(table: "teams")
 }
 
+private struct Writer: Model, Equatable {
+    var id: Int64?
+    var name: String
+    static let schema = Schema<Writer>(table: "obs_writers")
+}
+
+private struct Novel: Model, Equatable {
+    var id: Int64?
+    var writerID: Int64
+    var title: String
+    static let schema = Schema<Novel>(table: "obs_novels")
+        .foreignKey(\.writerID, references: Writer.self, onDelete: .cascade)
+}
+
+private struct Critique: Model, Equatable {
+    var id: Int64?
+    var novelID: Int64
+    var stars: Int
+    static let schema = Schema<Critique>(table: "obs_critiques")
+        .foreignKey(\.novelID, references: Novel.self, onDelete: .cascade)
+}
+
+/// A writer's tree as text: `Ann: Dune [3, 5]; Emma []`.
+private func describe(_ tree: [(Writer, [(Novel, [Critique])])]) -> [String] {
+    tree.map { writer, novels in
+        "\(writer.name): " + novels.map { "\($0.0.title) \($0.1.map(\.stars))" }.joined(separator: "; ")
+    }
+}
+
+/// Each novel with its writer, as text: `Dune by Ann`.
+private func credits(_ value: [(Novel, Writer?)]) -> [String] {
+    value.map { "\($0.0.title) by \($0.1?.name ?? "nobody")" }
+}
+
+/// The tables of the current schema that carry LiteRecord's notifying trigger.
+private func triggeredTables(_ database: PostgresDatabase) throws -> [String] {
+    try database.fetchAll(
+        String.self,
+        sql: """
+            SELECT c.relname FROM pg_trigger AS t JOIN pg_class AS c ON c.oid = t.tgrelid
+            WHERE t.tgname = 'literecord_observation' AND c.relnamespace = CAST(current_schema() AS regnamespace)
+            ORDER BY 1
+            """)
+}
+
 /// The values an observation delivered, collected by a task of its own.
 private final class Collector<Value: Sendable>: @unchecked Sendable {
     // @unchecked Sendable: `values`, `failure` and `fetches` are only touched under `lock`.
@@ -268,5 +313,59 @@ struct PostgresObservationTests {
         #expect(error.message.contains("missing"))
         #expect(collector.values.isEmpty)
         #expect(!observed.observationHub.isListening)
+    }
+
+    @Test func anIncludingQueryIsObservedThroughEveryTableAtEveryDepth() async throws {
+        let (observed, writer) = try twoDatabases()
+        let collector = Collector<[(Writer, [(Novel, [Critique])])]>()
+        collector.start(
+            observed.observe(
+                observed.query(Writer.self).order { $0.name.ascending }
+                    .including(all: Novel.self) {
+                        $0.order { $0.title.ascending }.including(all: Critique.self) { $0.order { $0.stars.ascending } }
+                    }))
+        #expect(try await collector.wait { $0.count == 1 && $0[0].isEmpty })
+        // Before any row reaches the lower levels, every table the tree reads is listened to.
+        #expect(try triggeredTables(observed) == ["obs_critiques", "obs_novels", "obs_writers"])
+        var ann = Writer(id: nil, name: "Ann")
+        try writer.insert(&ann)
+        #expect(try await collector.wait { $0.last.map(describe) == ["Ann: "] })
+        var dune = Novel(id: nil, writerID: try #require(ann.id), title: "Dune")
+        try writer.insert(&dune)
+        #expect(try await collector.wait { $0.last.map(describe) == ["Ann: Dune []"] })
+        var critique = Critique(id: nil, novelID: try #require(dune.id), stars: 4)
+        try writer.insert(&critique)  // the third level
+        #expect(try await collector.wait { $0.last.map(describe) == ["Ann: Dune [4]"] })
+        try writer.execute(sql: "UPDATE obs_critiques SET stars = \(5)")  // raw SQL, as another tool
+        #expect(try await collector.wait { $0.last.map(describe) == ["Ann: Dune [5]"] })
+        let delivered = collector.values.count
+        // A table the query does not read gets no trigger, and its changes deliver nothing.
+        var team = Team(id: nil, name: "red")
+        try writer.insert(&team)
+        try writer.execute(sql: "UPDATE teams SET name = \("blue")")
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(collector.values.count == delivered)
+        #expect(try triggeredTables(observed) == ["obs_critiques", "obs_novels", "obs_writers"])
+        try writer.execute(sql: "DELETE FROM obs_novels")  // cascades to the critiques
+        #expect(try await collector.wait { $0.last.map(describe) == ["Ann: "] })
+        await collector.stop()
+        #expect(collector.failure == nil)
+        #expect(collector.values.map(describe) == [[], ["Ann: "], ["Ann: Dune []"], ["Ann: Dune [4]"], ["Ann: Dune [5]"], ["Ann: "]])
+    }
+
+    @Test func aToOneIncludingQueryIsObservedThroughItsRelatedTable() async throws {
+        let (observed, writer) = try twoDatabases()
+        var ann = Writer(id: nil, name: "Ann")
+        try writer.insert(&ann)
+        var dune = Novel(id: nil, writerID: try #require(ann.id), title: "Dune")
+        try writer.insert(&dune)
+        let collector = Collector<[(Novel, Writer?)]>()
+        collector.start(observed.observe(observed.query(Novel.self).including(one: Writer.self)))
+        #expect(try await collector.wait { $0.last.map(credits) == ["Dune by Ann"] })
+        try writer.execute(sql: "UPDATE obs_writers SET name = \("Anna")")  // only the related table
+        #expect(try await collector.wait { $0.last.map(credits) == ["Dune by Anna"] })
+        await collector.stop()
+        #expect(collector.failure == nil)
+        #expect(collector.values.map(credits) == [["Dune by Ann"], ["Dune by Anna"]])
     }
 }

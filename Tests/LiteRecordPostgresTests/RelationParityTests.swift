@@ -42,6 +42,15 @@ import Testing
         try EagerLoadingParityChecks.textKeys(SQLiteBackend.temporary())
     }
     @Test func eagerLoadingErrors() throws { try EagerLoadingParityChecks.errors(SQLiteBackend.temporary()) }
+    @Test func nestedEagerLoading() throws {
+        try EagerLoadingParityChecks.nestedTrees(SQLiteBackend.temporary())
+    }
+    @Test func nestedEagerLoadingIntoDecodables() throws {
+        try EagerLoadingParityChecks.decodableTrees(SQLiteBackend.temporary())
+    }
+    @Test func nestedEagerLoadingStatementCounts() throws {
+        try EagerLoadingParityChecks.nestedStatementCounts(SQLiteBackend.temporary())
+    }
 }
 
 @Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage))
@@ -81,6 +90,15 @@ struct PostgresRelationParityTests {
     }
     @Test func eagerLoadingErrors() throws {
         try EagerLoadingParityChecks.errors(PostgresTestServer.backend())
+    }
+    @Test func nestedEagerLoading() throws {
+        try EagerLoadingParityChecks.nestedTrees(PostgresTestServer.backend())
+    }
+    @Test func nestedEagerLoadingIntoDecodables() throws {
+        try EagerLoadingParityChecks.decodableTrees(PostgresTestServer.backend())
+    }
+    @Test func nestedEagerLoadingStatementCounts() throws {
+        try EagerLoadingParityChecks.nestedStatementCounts(PostgresTestServer.backend())
     }
 
     /// Whatever the number of roots, an eager load reads each table with one statement: with

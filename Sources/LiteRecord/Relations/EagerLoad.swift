@@ -11,6 +11,8 @@ struct EagerLoad: Sendable {
     }
 
     let path: Path
+    /// The models whose tables the load reads: the target, and the junction before it.
+    let models: [any Model.Type]
     /// Makes sure every table the load reads exists, on a connection that can write.
     let prepareTables: @Sendable (Connection) throws -> Void
 

@@ -103,7 +103,9 @@ extension Query {
             let second = try Relation.resolve(
                 Junction.self, Target.self, preferring: .rootIsChild, via: keys?.target, usage: usage,
                 fix: fix)
-            return EagerLoad(path: .through(first: first, second: second)) { connection in
+            return EagerLoad(
+                path: .through(first: first, second: second), models: [Junction.self, Target.self]
+            ) { connection in
                 _ = try connection.table(for: Junction.self)
                 _ = try connection.table(for: Target.self)
             }
@@ -165,7 +167,7 @@ extension Query {
         Result {
             let relation = try Relation.resolve(
                 M.self, Target.self, preferring: preference, via: via, usage: usage)
-            return EagerLoad(path: .direct(relation)) { connection in
+            return EagerLoad(path: .direct(relation), models: [Target.self]) { connection in
                 _ = try connection.table(for: Target.self)
             }
         }

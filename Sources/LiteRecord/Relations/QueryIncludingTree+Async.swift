@@ -78,8 +78,8 @@ extension RelationTree {
     /// The same tree, its roots' query replaced by `query` (the same query, run elsewhere).
     func with(_ query: Query<Root>) -> Self {
         Self(
-            query: query, keyColumns: keyColumns, check: check, prepareTables: prepareTables, attach: attach,
-            node: node)
+            query: query, keyColumns: keyColumns, check: check, prepareTables: prepareTables,
+            relatedModels: relatedModels, attach: attach, node: node)
     }
 
     /// ``fetchAll()`` on the roots' database, off the caller's thread.

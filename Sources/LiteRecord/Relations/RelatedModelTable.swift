@@ -6,8 +6,11 @@ struct RelatedModelTable: Sendable {
     let prepare: @Sendable (Connection) throws -> Void
     /// The related model's schema.
     let schema: @Sendable () throws -> TableSchema
+    /// The related model, for another backend to create its table.
+    let model: any Model.Type
 
     init<Related: Model>(_ type: Related.Type) {
+        model = Related.self
         prepare = { _ = try $0.table(for: Related.self) }
         schema = { try TableSchemaCache.schema(for: Related.self) }
     }

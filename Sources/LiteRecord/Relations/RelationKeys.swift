@@ -5,6 +5,14 @@ enum RelationKey: Hashable {
     case single(DatabaseValue)
     case composite([DatabaseValue])
 
+    /// The key's values, one per key column.
+    var values: [DatabaseValue] {
+        switch self {
+        case .single(let value): [value]
+        case .composite(let values): values
+        }
+    }
+
     /// The key of a statement's current row; `nil` when a value is NULL: such a key relates
     /// to nothing.
     init?(_ statement: Statement, columns: [Int]) throws {
@@ -51,6 +59,35 @@ struct RowKeys {
         }
         general?.append(try RelationKey(statement, columns: columns))
     }
+
+    /// Appends the key of a row another backend returned: its key columns' values.
+    mutating func append(values: ArraySlice<DatabaseValue>) {
+        if general == nil && values.count == 1, let value = values.first {
+            switch value {
+            case .integer(let integer):
+                integers.append(integer)
+                return
+            case .null:
+                integers.append(nil)
+                return
+            default:
+                break
+            }
+        }
+        if general == nil {
+            general = integers.map { integer in integer.map { .single(.integer($0)) } }
+            integers = []
+        }
+        general?.append(RelationKey(values))
+    }
+}
+
+extension RelationKey {
+    /// The key of a row's key column values; `nil` when a value is NULL.
+    init?(_ values: ArraySlice<DatabaseValue>) {
+        guard !values.contains(.null), let first = values.first else { return nil }
+        self = values.count == 1 ? .single(first) : .composite(Array(values))
+    }
 }
 
 /// The distinct keys of the roots, each with a slot that gathers its related rows, and the
@@ -63,21 +100,27 @@ struct KeySlots {
     let rootSlots: [Int]
     /// The number of distinct keys.
     let count: Int
-    /// The distinct keys in root order, as the JSON array bound to the related rows' query.
-    let json: String
+    /// The distinct keys in root order, as the text bound to the related rows' query: a JSON
+    /// array in SQLite, what ``KeyList/postgresKeys(_:)`` writes in PostgreSQL.
+    let boundKeys: String
     private let integerSlots: [Int64: Int]
     private let generalSlots: [RelationKey: Int]
     private let isIntegral: Bool
 
     /// The slots of the roots' keys.
     ///
-    /// - Throws: ``SchemaError`` for a key JSON cannot carry exactly.
-    init(_ keys: RowKeys) throws {
+    /// - Parameters:
+    ///   - keys: The roots' keys.
+    ///   - dialect: The SQL dialect the keys are bound in.
+    /// - Throws: ``SchemaError`` for a key that cannot be bound exactly.
+    init(_ keys: RowKeys, dialect: SQLDialect = .sqlite) throws {
         if let general = keys.general {
             let slots = Self.slots(general)
             rootSlots = slots.rootSlots
             count = slots.distinct.count
-            json = try KeyList.json(slots.distinct)
+            boundKeys =
+                try dialect == .postgres
+                ? KeyList.postgresKeys(slots.distinct.map(\.values)) : KeyList.json(slots.distinct)
             integerSlots = [:]
             generalSlots = slots.slotOfKey
             isIntegral = false
@@ -85,7 +128,9 @@ struct KeySlots {
             let slots = Self.slots(keys.integers)
             rootSlots = slots.rootSlots
             count = slots.distinct.count
-            json = KeyList.json(slots.distinct)
+            boundKeys =
+                try dialect == .postgres
+                ? KeyList.postgresKeys(slots.distinct.map { [.integer($0)] }) : KeyList.json(slots.distinct)
             integerSlots = slots.slotOfKey
             generalSlots = [:]
             isIntegral = true
@@ -102,6 +147,17 @@ struct KeySlots {
             return integerSlots[statement.int64(at: column)]
         }
         guard let key = try RelationKey(statement, columns: columns) else { return nil }
+        return generalSlots[key]
+    }
+
+    /// The slot of a row's key column values (from another backend), `nil` when no root has
+    /// that key.
+    func slot(of values: ArraySlice<DatabaseValue>) -> Int? {
+        if isIntegral {
+            guard values.count == 1, case .integer(let integer)? = values.first else { return nil }
+            return integerSlots[integer]
+        }
+        guard let key = RelationKey(values) else { return nil }
         return generalSlots[key]
     }
 

@@ -36,9 +36,12 @@ public struct RelationTree<Root: Model, Element: Sendable>: Sendable {
     let check: @Sendable () throws -> Void
     /// Makes sure every table of the levels below exists, on a connection that can write.
     let prepareTables: @Sendable (Connection) throws -> Void
+    /// The models whose tables the levels below read (targets, junctions, the tables their
+    /// filters read), for another backend to create and observe.
+    let relatedModels: [any Model.Type]
     /// Fetches the levels below for this level's rows (decoded, with their `keyColumns`
     /// values) and gives each row as an element, in the rows' order.
-    let attach: @Sendable (_ rows: [Root], _ keys: RowKeys, _ connection: Connection) throws -> [Element]
+    let attach: @Sendable (_ rows: [Root], _ keys: RowKeys, _ source: RelationSource) throws -> [Element]
     /// The element as a node of models, for decoding into a `Decodable` of the caller's.
     let node: @Sendable (Element) -> RelationNode
 }
@@ -47,7 +50,7 @@ extension RelationTree where Element == Root {
     /// The rows of a query with no `including`: the last level of a tree.
     static func leaf(_ query: Query<Root>) -> RelationTree<Root, Root> {
         RelationTree(
-            query: query, keyColumns: [], check: {}, prepareTables: { _ in },
+            query: query, keyColumns: [], check: {}, prepareTables: { _ in }, relatedModels: [],
             attach: { rows, _, _ in rows }, node: { RelationNode(root: $0, related: .none) })
     }
 }
@@ -64,9 +67,11 @@ extension RelationTree {
                 try load.get().prepareTables(connection)
                 try children.prepareTables(connection)
             },
-            attach: { rows, keys, connection in
+            relatedModels: ((try? load.get())?.models ?? []) + children.query.relatedTables.map(\.model)
+                + children.relatedModels,
+            attach: { rows, keys, source in
                 let load = try load.get()
-                guard let (slots, groups) = try children.groups(of: keys, load: load, on: connection) else {
+                guard let (slots, groups) = try children.groups(of: keys, load: load, from: source) else {
                     return rows.map { ($0, []) }
                 }
                 var result: [(Root, [ChildElement])] = []
@@ -89,8 +94,9 @@ extension RelationTree {
         let many = RelationTree<Root, (Root, [ChildElement])>.many(query, load: load, children: child)
         return RelationTree<Root, (Root, ChildElement?)>(
             query: query, keyColumns: many.keyColumns, check: many.check, prepareTables: many.prepareTables,
-            attach: { rows, keys, connection in
-                try many.attach(rows, keys, connection).map { ($0.0, $0.1.first) }
+            relatedModels: many.relatedModels,
+            attach: { rows, keys, source in
+                try many.attach(rows, keys, source).map { ($0.0, $0.1.first) }
             },
             node: { element in
                 RelationNode(root: element.0, related: .one(Child.self, element.1.map(child.node)))
@@ -117,13 +123,18 @@ extension RelationTree {
 
     /// The elements of this level for the rows of the level above whose keys are `keys`,
     /// gathered by key slot: `nil` when no key relates to anything.
-    func groups(of keys: RowKeys, load: EagerLoad, on connection: Connection) throws -> (
+    func groups(of keys: RowKeys, load: EagerLoad, from source: RelationSource) throws -> (
         rootSlots: [Int], groups: [[Element]]
     )? {
+        let connection: Connection
+        switch source {
+        case .connection(let sqlite): connection = sqlite
+        case .backend(let backend): return try groups(of: keys, load: load, from: backend)
+        }
         let slots = try KeySlots(keys)
         guard slots.count > 0 else { return nil }
         let (sql, slotColumns) = load.targetSQL(
-            keys: slots.json, conditions: query.conditions, orderClause: query.orderClause())
+            keys: slots.boundKeys, conditions: query.conditions, orderClause: query.orderClause())
         let table = try TableSchemaCache.schema(for: Root.self)
         let fetched = try connection.readingRelatedTables(load.tables) {
             [
@@ -134,7 +145,7 @@ extension RelationTree {
         }
         // A related table that does not exist yet (a reader) gives no rows at all.
         guard let fetched = fetched.first else { return nil }
-        let elements = try attach(fetched.models, fetched.keys, connection)
+        let elements = try attach(fetched.models, fetched.keys, .connection(connection))
         let rows = RowsBySlot<Element>()
         for (element, slot) in zip(elements, fetched.slots) { rows.append(element, slot: slot) }
         return (slots.rootSlots, rows.take(slotCount: slots.count))
@@ -155,7 +166,7 @@ extension RelationTree {
                         keyColumns: keyColumns)
                 }
                 guard let roots else { return [] }
-                return try attach(roots.models, roots.keys, connection)
+                return try attach(roots.models, roots.keys, .connection(connection))
             }
         }
     }
@@ -164,7 +175,7 @@ extension RelationTree {
     func on(_ context: any DatabaseContext) -> Self {
         Self(
             query: query.on(context), keyColumns: keyColumns, check: check, prepareTables: prepareTables,
-            attach: attach, node: node)
+            relatedModels: relatedModels, attach: attach, node: node)
     }
 }
 

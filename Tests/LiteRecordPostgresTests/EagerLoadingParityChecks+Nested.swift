@@ -1,0 +1,223 @@
+import Foundation
+import LiteRecord
+import Testing
+
+// Nested eager loading on both backends over the Chinook-shaped data, compared with the same
+// trees built in Swift: three levels and more, empty children at every level, to-one trees,
+// a junction, a composite key, roots' where/order/limit, children's where/order, the fetch
+// into `Decodable` structs, and one statement per level whatever the number of roots.
+
+/// An artist with their albums, each with its tracks: a nested `Decodable`.
+struct NestedArtistShelf: Decodable, Equatable {
+    var artist: ChinookArtist
+    var albums: [NestedAlbumTracks]
+}
+
+/// An album with its tracks.
+struct NestedAlbumTracks: Decodable, Equatable {
+    var album: ChinookAlbum
+    var tracks: [ChinookTrack]
+}
+
+/// An artist with their albums: one level.
+struct FlatArtistShelf: Decodable, Equatable {
+    var artist: ChinookArtist
+    var albums: [ChinookAlbum]
+}
+
+/// Asks for tracks where the query fetches albums.
+struct MismatchedShelf: Decodable {
+    var artist: ChinookArtist
+    var tracks: [ChinookTrack]
+}
+
+extension EagerLoadingParityChecks {
+    static func nestedTrees(_ backend: some NestedRelationTestBackend) throws {
+        let data = try ChinookData.make(on: backend)
+        func albums(of artist: ChinookArtist) -> [ChinookAlbum] {
+            data.albums.filter { $0.artistId == artist.artistId }
+        }
+        func longTracks(of album: ChinookAlbum) -> [ChinookTrack] {
+            data.tracks.filter { $0.albumId == album.albumId && $0.milliseconds > 250_000 }.reversed()
+        }
+
+        // three levels, children narrowed and sorted; artists without albums, albums without
+        // long tracks
+        let shelves = try backend.fetchAll(
+            RootShape<ChinookArtist>(order: { $0.artistId.ascending }), includingAll: ChinookAlbum.self
+        ) {
+            $0.order { $0.albumId.ascending }.including(all: ChinookTrack.self) {
+                $0.where { $0.milliseconds > 250_000 }.order { $0.trackId.descending }
+            }
+        }
+        #expect(shelves.map(\.0) == data.artists)
+        #expect(shelves.map { $0.1.map(\.0) } == data.artists.map(albums(of:)))
+        #expect(shelves.map { $0.1.map(\.1) } == data.artists.map { albums(of: $0).map(longTracks(of:)) })
+        #expect(shelves.contains { $0.1.isEmpty })
+        #expect(shelves.contains { $0.1.contains { $0.1.isEmpty } })
+        #expect(shelves.contains { $0.1.contains { !$0.1.isEmpty } })
+
+        // the roots' where, order, limit and offset apply to the roots only
+        let page = try backend.fetchAll(
+            RootShape<ChinookArtist>(
+                condition: { $0.artistId > 3 }, order: { $0.artistId.descending }, limit: 4, offset: 1),
+            includingAll: ChinookAlbum.self
+        ) {
+            $0.order { $0.albumId.descending }.including(all: ChinookTrack.self) {
+                $0.where { $0.milliseconds > 250_000 }.order { $0.trackId.descending }
+            }
+        }
+        let pageRoots = Array(data.artists.filter { $0.artistId > 3 }.reversed().dropFirst().prefix(4))
+        #expect(page.map(\.0) == pageRoots)
+        #expect(page.map { $0.1.map(\.0) } == pageRoots.map { albums(of: $0).reversed() })
+        #expect(page.map { $0.1.map(\.1) } == pageRoots.map { albums(of: $0).reversed().map(longTracks(of:)) })
+
+        // to-one trees: a track with its album and the album's artist; NULL keys give nil
+        let credits = try backend.fetchAll(
+            RootShape<ChinookTrack>(order: { $0.trackId.ascending }), includingOne: ChinookAlbum.self
+        ) { $0.including(one: ChinookArtist.self) }
+        let creditAlbums = data.tracks.map { track in data.albums.first { $0.albumId == track.albumId } }
+        #expect(credits.map(\.0) == data.tracks)
+        #expect(credits.map { $0.1?.0 } == creditAlbums)
+        #expect(
+            credits.map { $0.1?.1 }
+                == creditAlbums.map { album in data.artists.first { $0.artistId == album?.artistId } })
+        #expect(credits.contains { $0.1 == nil })
+
+        // a junction, then a to-one below it
+        let playlists = try backend.fetchAll(
+            RootShape<ChinookPlaylist>(order: { $0.playlistId.ascending }), includingAll: ChinookTrack.self,
+            through: ChinookPlaylistTrack.self
+        ) { $0.order { $0.trackId.ascending }.including(one: ChinookAlbum.self) }
+        let expectedTracks = data.playlists.map { playlist in
+            data.tracks.filter { track in
+                data.pairs.contains { $0.playlistId == playlist.playlistId && $0.trackId == track.trackId }
+            }
+        }
+        #expect(playlists.map(\.0) == data.playlists)
+        #expect(playlists.map { $0.1.map(\.0) } == expectedTracks)
+        #expect(
+            playlists.map { $0.1.map(\.1) }
+                == expectedTracks.map { tracks in
+                    tracks.map { track in data.albums.first { $0.albumId == track.albumId } }
+                })
+
+        // five levels, the last through a composite key
+        let deep = try backend.fetchAll(
+            RootShape<ChinookArtist>(order: { $0.artistId.ascending }), includingAll: ChinookAlbum.self
+        ) {
+            $0.order { $0.albumId.ascending }.including(all: ChinookTrack.self) {
+                $0.order { $0.trackId.ascending }.including(all: ChinookPlaylistTrack.self) {
+                    $0.order { $0.playlistId.ascending }.including(all: ChinookPlaylistNote.self) {
+                        $0.order { $0.noteId.ascending }
+                    }
+                }
+            }
+        }
+        var deepLines: [String] = []
+        for (artist, albums) in deep {
+            for (album, tracks) in albums {
+                for (track, pairs) in tracks {
+                    for (pair, notes) in pairs {
+                        deepLines.append(
+                            "\(artist.artistId)/\(album.albumId)/\(track.trackId)/\(pair.playlistId): "
+                                + "\(notes.map(\.noteId))")
+                    }
+                }
+            }
+        }
+        var expectedLines: [String] = []
+        for artist in data.artists {
+            for album in albums(of: artist) {
+                for track in data.tracks where track.albumId == album.albumId {
+                    let pairs = data.pairs.filter { $0.trackId == track.trackId }.sorted {
+                        $0.playlistId < $1.playlistId
+                    }
+                    for pair in pairs {
+                        let notes = data.notes.filter {
+                            $0.playlistId == pair.playlistId && $0.trackId == pair.trackId
+                        }
+                        expectedLines.append(
+                            "\(artist.artistId)/\(album.albumId)/\(track.trackId)/\(pair.playlistId): "
+                                + "\(notes.map(\.noteId))")
+                    }
+                }
+            }
+        }
+        #expect(deepLines == expectedLines)
+        #expect(!data.notes.isEmpty)
+
+        // no roots at all
+        let none = try backend.fetchAll(
+            RootShape<ChinookArtist>(condition: { $0.artistId > 1000 }), includingAll: ChinookAlbum.self
+        ) { $0.including(all: ChinookTrack.self) }
+        #expect(none.isEmpty)
+    }
+
+    /// The same trees, each root decoded into a `Decodable` whose properties are the models.
+    static func decodableTrees(_ backend: some NestedRelationTestBackend) throws {
+        let data = try ChinookData.make(on: backend)
+        func albums(of artist: ChinookArtist) -> [ChinookAlbum] {
+            data.albums.filter { $0.artistId == artist.artistId }
+        }
+        let shelves = try backend.fetchAll(
+            NestedArtistShelf.self, RootShape<ChinookArtist>(order: { $0.artistId.ascending }),
+            includingAll: ChinookAlbum.self
+        ) { $0.order { $0.albumId.ascending }.including(all: ChinookTrack.self) { $0.order { $0.trackId.ascending } } }
+        #expect(
+            shelves
+                == data.artists.map { artist in
+                    NestedArtistShelf(
+                        artist: artist,
+                        albums: albums(of: artist).map { album in
+                            NestedAlbumTracks(album: album, tracks: data.tracks.filter { $0.albumId == album.albumId })
+                        })
+                })
+        let flat = try backend.fetchAll(
+            FlatArtistShelf.self, RootShape<ChinookArtist>(order: { $0.artistId.descending }, limit: 5),
+            includingAll: ChinookAlbum.self)
+        let lastFive = Array(data.artists.reversed().prefix(5))
+        #expect(flat == lastFive.map { FlatArtistShelf(artist: $0, albums: albums(of: $0)) })
+        // A property the query does not fetch is a SchemaError that names it.
+        let error = #expect(throws: SchemaError.self) {
+            try backend.fetchAll(
+                MismatchedShelf.self, RootShape<ChinookArtist>(), includingAll: ChinookAlbum.self)
+        }
+        #expect(error?.message.contains("MismatchedShelf.tracks") == true, "\(String(describing: error))")
+    }
+
+    /// A tree runs one `SELECT` per level reached, whatever the number of roots; a level no
+    /// row reaches runs none.
+    static func nestedStatementCounts(_ backend: some NestedRelationTestBackend) throws {
+        let data = try ChinookData.make(on: backend)
+        for roots in [1, 5, data.artists.count] {
+            let (tree, selects) = try backend.selects { tx in
+                try tx.fetchAll(
+                    RootShape<ChinookArtist>(order: { $0.artistId.ascending }, limit: roots),
+                    includingAll: ChinookAlbum.self
+                ) { $0.including(all: ChinookTrack.self) { $0.including(all: ChinookPlaylistTrack.self) } }
+            }
+            let artistIDs = Set(data.artists.prefix(roots).map(\.artistId))
+            let albumIDs = Set(data.albums.filter { artistIDs.contains($0.artistId) }.map(\.albumId))
+            let trackIDs = Set(data.tracks.filter { albumIDs.contains($0.albumId ?? -1) }.map(\.trackId))
+            let levels = [artistIDs.isEmpty, albumIDs.isEmpty, trackIDs.isEmpty].filter { !$0 }.count
+            #expect(tree.count == roots)
+            #expect(selects.count == 1 + levels, "\(backend.name), \(roots) roots: \(selects)")
+            // keys are bound, never written into the SQL
+            #expect(selects.allSatisfy { !$0.contains("[1") && !$0.contains("{1") })
+        }
+        let (all, selects) = try backend.selects { tx in
+            try tx.fetchAll(RootShape<ChinookArtist>(), includingAll: ChinookAlbum.self) {
+                $0.including(all: ChinookTrack.self) { $0.including(all: ChinookPlaylistTrack.self) }
+            }
+        }
+        #expect(all.count == data.artists.count)
+        #expect(selects.count == 4, "\(selects)")
+        let (none, noSelects) = try backend.selects { tx in
+            try tx.fetchAll(RootShape<ChinookArtist>(condition: { $0.artistId > 1000 }), includingAll: ChinookAlbum.self)
+            { $0.including(all: ChinookTrack.self) }
+        }
+        #expect(none.isEmpty)
+        #expect(noSelects.count == 1, "\(noSelects)")
+    }
+}
