@@ -1,7 +1,7 @@
 import Foundation
 import LiteRecord
 
-/// A query on PostgreSQL whose rows come with related rows: what ``PostgresQuery/including(all:_:)``
+/// A query on PostgreSQL whose rows come with related rows: what ``PostgresQuery/including(all:_:)->PostgresQueryIncludingAll<M,Target>``
 /// and its siblings return, at any depth.
 ///
 /// Besides its tuples, such a query fetches into a `Decodable` of your own whose properties are
@@ -18,8 +18,8 @@ import LiteRecord
 /// - ``Root``
 /// - ``Element``
 /// - ``postgresRelationTree``
-/// - ``fetchAll(_:)-8w9cc``
-/// - ``fetchAll(_:)-3znmy``
+/// - ``fetchAll(_:)-3mn9h``
+/// - ``fetchAll(_:)-7yicf``
 public protocol PostgresIncludingQuery: Sendable {
     /// The model of the query's own rows: `Author`.
     associatedtype Root: Model
@@ -133,8 +133,8 @@ extension PostgresIncludingQuery {
     /// off the calling task.
     ///
     /// - Parameter type: The type of each result.
-    /// - Returns: As ``fetchAll(_:)-8w9cc``.
-    /// - Throws: As ``fetchAll(_:)-8w9cc``; ``LiteRecord/ResultCode/interrupt`` when cancelled.
+    /// - Returns: As ``fetchAll(_:)-3mn9h``.
+    /// - Throws: As ``fetchAll(_:)-3mn9h``; ``LiteRecord/ResultCode/interrupt`` when cancelled.
     public func fetchAll<T: Decodable & Sendable>(_ type: T.Type) async throws -> [T] {
         let tree = postgresRelationTree
         return try await tree.fetchAsync { elements in

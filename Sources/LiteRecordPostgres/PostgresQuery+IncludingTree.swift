@@ -88,13 +88,15 @@ extension PostgresQuery {
         _ make: (Query<M>) -> QueryIncludingAllTree<M, Children>
     ) -> PostgresQueryIncludingAllTree<M, Children> {
         PostgresQueryIncludingAllTree(
-            target: target, load: SQLDialect.$current.withValue(.postgres) { make(query) }, tables: relatedTypes)
+            target: target, load: SQLDialect.$current.withValue(.postgres) { make(query) },
+            tables: relatedTypes)
     }
 
     private func oneTree<Child: IncludingQuery>(
         _ make: (Query<M>) -> QueryIncludingOneTree<M, Child>
     ) -> PostgresQueryIncludingOneTree<M, Child> {
         PostgresQueryIncludingOneTree(
-            target: target, load: SQLDialect.$current.withValue(.postgres) { make(query) }, tables: relatedTypes)
+            target: target, load: SQLDialect.$current.withValue(.postgres) { make(query) },
+            tables: relatedTypes)
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import LiteRecord
 
 /// A query of models on PostgreSQL, each fetched with all its related rows of another model:
-/// `[(Author, [Book])]`. Made by ``PostgresQuery/including(all:_:)``.
+/// `[(Author, [Book])]`. Made by ``PostgresQuery/including(all:_:)->PostgresQueryIncludingAll<M,Target>``.
 ///
 /// It runs two statements whatever the number of roots, in one snapshot: the roots' query, then
 /// one query of every related row, which receives the roots' distinct keys as one bound array
@@ -74,7 +74,7 @@ public struct PostgresQueryIncludingAll<Root: Model, Target: Model>: PostgresInc
 }
 
 /// A query of models on PostgreSQL, each fetched with the one related row of another model, or
-/// `nil`: `[(Book, Author?)]`. Made by ``PostgresQuery/including(one:_:)``.
+/// `nil`: `[(Book, Author?)]`. Made by ``PostgresQuery/including(one:_:)->PostgresQueryIncludingOne<M,Target>``.
 ///
 /// It runs two statements whatever the number of roots, as ``PostgresQueryIncludingAll`` does.
 ///

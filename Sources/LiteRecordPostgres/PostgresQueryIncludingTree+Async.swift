@@ -15,8 +15,8 @@ extension PostgresQueryIncludingAllTree {
 
     /// Every matching root with its tree of related rows, off the calling task.
     ///
-    /// - Returns: As ``fetchAll()-3xg3m``.
-    /// - Throws: As ``fetchAll()-3xg3m``; ``LiteRecord/ResultCode/interrupt`` when cancelled.
+    /// - Returns: As ``fetchAll()-39jda``.
+    /// - Throws: As ``fetchAll()-39jda``; ``LiteRecord/ResultCode/interrupt`` when cancelled.
     public func fetchAll() async throws -> [(Root, [Children.Element])] {
         try await postgresRelationTree.fetchAsync { $0 }
     }
@@ -33,8 +33,8 @@ extension PostgresQueryIncludingOneTree {
 
     /// Every matching root with its related row and that row's own, off the calling task.
     ///
-    /// - Returns: As ``fetchAll()-7dcuz``.
-    /// - Throws: As ``fetchAll()-7dcuz``; ``LiteRecord/ResultCode/interrupt`` when cancelled.
+    /// - Returns: As ``fetchAll()-92uf8``.
+    /// - Throws: As ``fetchAll()-92uf8``; ``LiteRecord/ResultCode/interrupt`` when cancelled.
     public func fetchAll() async throws -> [(Root, Child.Element?)] {
         try await postgresRelationTree.fetchAsync { $0 }
     }

@@ -14,8 +14,8 @@ import LiteRecord
 /// the rows of each level come in the order its children closure gives.
 ///
 /// ## Topics
-/// - ``fetchAll()-3xg3m``
-/// - ``fetchAll()-5jqx9``
+/// - ``fetchAll()-39jda``
+/// - ``fetchAll()-5ueic``
 /// - ``where(_:)``
 /// - ``order(_:)-((Columns<Root>)->Ordering)``
 /// - ``order(_:)-((Columns<Root>)->Column<Value>)``
@@ -85,8 +85,8 @@ public struct PostgresQueryIncludingAllTree<Root: Model, Children: IncludingQuer
 /// ``PostgresQueryIncludingAllTree`` does.
 ///
 /// ## Topics
-/// - ``fetchAll()-7dcuz``
-/// - ``fetchAll()-2mbn6``
+/// - ``fetchAll()-92uf8``
+/// - ``fetchAll()-6jln7``
 /// - ``where(_:)``
 /// - ``order(_:)-((Columns<Root>)->Ordering)``
 /// - ``order(_:)-((Columns<Root>)->Column<Value>)``
@@ -136,7 +136,7 @@ public struct PostgresQueryIncludingOneTree<Root: Model, Child: IncludingQuery>:
     /// Every matching root with its related row (or `nil`), that row with its own related rows.
     ///
     /// - Returns: The roots in the root query's order.
-    /// - Throws: As ``PostgresQueryIncludingAllTree/fetchAll()-3xg3m``.
+    /// - Throws: As ``PostgresQueryIncludingAllTree/fetchAll()-39jda``.
     /// - Complexity: One `SELECT` per level, whatever the number of rows.
     public func fetchAll() throws -> [(Root, Child.Element?)] {
         try postgresRelationTree.fetchAll()

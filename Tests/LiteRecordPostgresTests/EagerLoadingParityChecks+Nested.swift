@@ -70,7 +70,8 @@ extension EagerLoadingParityChecks {
         let pageRoots = Array(data.artists.filter { $0.artistId > 3 }.reversed().dropFirst().prefix(4))
         #expect(page.map(\.0) == pageRoots)
         #expect(page.map { $0.1.map(\.0) } == pageRoots.map { albums(of: $0).reversed() })
-        #expect(page.map { $0.1.map(\.1) } == pageRoots.map { albums(of: $0).reversed().map(longTracks(of:)) })
+        #expect(
+            page.map { $0.1.map(\.1) } == pageRoots.map { albums(of: $0).reversed().map(longTracks(of:)) })
 
         // to-one trees: a track with its album and the album's artist; NULL keys give nil
         let credits = try backend.fetchAll(
@@ -163,14 +164,19 @@ extension EagerLoadingParityChecks {
         let shelves = try backend.fetchAll(
             NestedArtistShelf.self, RootShape<ChinookArtist>(order: { $0.artistId.ascending }),
             includingAll: ChinookAlbum.self
-        ) { $0.order { $0.albumId.ascending }.including(all: ChinookTrack.self) { $0.order { $0.trackId.ascending } } }
+        ) {
+            $0.order { $0.albumId.ascending }.including(all: ChinookTrack.self) {
+                $0.order { $0.trackId.ascending }
+            }
+        }
         #expect(
             shelves
                 == data.artists.map { artist in
                     NestedArtistShelf(
                         artist: artist,
                         albums: albums(of: artist).map { album in
-                            NestedAlbumTracks(album: album, tracks: data.tracks.filter { $0.albumId == album.albumId })
+                            NestedAlbumTracks(
+                                album: album, tracks: data.tracks.filter { $0.albumId == album.albumId })
                         })
                 })
         let flat = try backend.fetchAll(
@@ -214,8 +220,9 @@ extension EagerLoadingParityChecks {
         #expect(all.count == data.artists.count)
         #expect(selects.count == 4, "\(selects)")
         let (none, noSelects) = try backend.selects { tx in
-            try tx.fetchAll(RootShape<ChinookArtist>(condition: { $0.artistId > 1000 }), includingAll: ChinookAlbum.self)
-            { $0.including(all: ChinookTrack.self) }
+            try tx.fetchAll(
+                RootShape<ChinookArtist>(condition: { $0.artistId > 1000 }), includingAll: ChinookAlbum.self
+            ) { $0.including(all: ChinookTrack.self) }
         }
         #expect(none.isEmpty)
         #expect(noSelects.count == 1, "\(noSelects)")

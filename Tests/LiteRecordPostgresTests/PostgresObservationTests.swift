@@ -322,7 +322,9 @@ struct PostgresObservationTests {
             observed.observe(
                 observed.query(Writer.self).order { $0.name.ascending }
                     .including(all: Novel.self) {
-                        $0.order { $0.title.ascending }.including(all: Critique.self) { $0.order { $0.stars.ascending } }
+                        $0.order { $0.title.ascending }.including(all: Critique.self) {
+                            $0.order { $0.stars.ascending }
+                        }
                     }))
         #expect(try await collector.wait { $0.count == 1 && $0[0].isEmpty })
         // Before any row reaches the lower levels, every table the tree reads is listened to.
@@ -350,7 +352,10 @@ struct PostgresObservationTests {
         #expect(try await collector.wait { $0.last.map(describe) == ["Ann: "] })
         await collector.stop()
         #expect(collector.failure == nil)
-        #expect(collector.values.map(describe) == [[], ["Ann: "], ["Ann: Dune []"], ["Ann: Dune [4]"], ["Ann: Dune [5]"], ["Ann: "]])
+        #expect(
+            collector.values.map(describe) == [
+                [], ["Ann: "], ["Ann: Dune []"], ["Ann: Dune [4]"], ["Ann: Dune [5]"], ["Ann: "],
+            ])
     }
 
     @Test func aToOneIncludingQueryIsObservedThroughItsRelatedTable() async throws {

@@ -43,7 +43,8 @@ extension RelationTree {
     package func fetchAll(on backend: any RelationTreeBackend) throws -> [Element] {
         if let error = query.buildError { throw error }
         try check()
-        let roots = try backend.fetchRows(Root.self, sql: try query.backendSelectSQL("*"), columns: keyColumns)
+        let roots = try backend.fetchRows(
+            Root.self, sql: try query.backendSelectSQL("*"), columns: keyColumns)
         var keys = RowKeys()
         if !keyColumns.isEmpty {
             for values in roots.values { keys.append(values: values[...]) }
