@@ -51,6 +51,9 @@ import Testing
     @Test func nestedEagerLoadingStatementCounts() throws {
         try EagerLoadingParityChecks.nestedStatementCounts(SQLiteBackend.temporary())
     }
+    @Test func nestedEagerLoadingFiltersAndErrors() throws {
+        try EagerLoadingParityChecks.nestedFiltersAndErrors(SQLiteBackend.temporary())
+    }
 }
 
 @Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage))
@@ -99,6 +102,9 @@ struct PostgresRelationParityTests {
     }
     @Test func nestedEagerLoadingStatementCounts() throws {
         try EagerLoadingParityChecks.nestedStatementCounts(PostgresTestServer.backend())
+    }
+    @Test func nestedEagerLoadingFiltersAndErrors() throws {
+        try EagerLoadingParityChecks.nestedFiltersAndErrors(PostgresTestServer.backend())
     }
 
     /// Whatever the number of roots, an eager load reads each table with one statement: with
