@@ -87,7 +87,7 @@ extension PostgresQuery where M: Sendable {
     ///   - property: An indexed property (one of `fullTextSearch(on:)`'s).
     ///   - style: How words are marked and the text shortened.
     /// - Returns: Each model with its snippet, in the query's order.
-    /// - Throws: As the synchronous ``fetchAll(withSnippetsOf:style:)-6yx6d``.
+    /// - Throws: As the synchronous ``fetchAll(withSnippetsOf:style:)-(PartialKeyPath<M>,_)``.
     public func fetchAll(
         withSnippetsOf property: PartialKeyPath<M> & Sendable, style: SnippetStyle = SnippetStyle()
     ) async throws -> [(M, String)] {
