@@ -207,4 +207,57 @@ struct PostgresFullTextSearchTests {
         }
         #expect(count == 2)
     }
+
+    @Test func observedSearchFollowsWrites() async throws {
+        let pg = try PostgresTestServer.freshDatabase()
+        var first = Article(id: nil, title: "Swift", body: "An ORM")
+        try pg.insert(&first)
+        var seen: [[String]] = []
+        for try await hits in pg.observe(pg.query(Article.self).matching("orm")) {
+            seen.append(hits.map(\.title))
+            guard seen.count == 1 else { break }
+            var second = Article(id: nil, title: "Rust", body: "Another ORM, in a longer text than the first")
+            try pg.insert(&second)
+        }
+        #expect(seen == [["Swift"], ["Swift", "Rust"]])
+    }
+
+    @Test func updateAllOfTheBestMatchOnly() throws {
+        let pg = try PostgresTestServer.freshDatabase()
+        var weak = Article(
+            id: nil, title: "Many words", body: "A long text with the word zebra only once in it")
+        var strong = Article(id: nil, title: "Zebra", body: "Zebra zebra")
+        try pg.insert(&weak)
+        try pg.insert(&strong)
+        let changed = try pg.query(Article.self).matching("zebra").limit(1).updateAll {
+            [$0.title.set(to: "Best")]
+        }
+        #expect(changed == 1)
+        #expect(
+            try pg.query(Article.self).order { $0.id.ascending }.fetchAll().map(\.title) == [
+                "Many words", "Best",
+            ])
+        #expect(
+            try pg.query(Article.self).matching("best zebra").fetchAll() == [
+                Article(id: strong.id, title: "Best", body: "Zebra zebra")
+            ])
+        #expect(try pg.query(Article.self).matching("zebra").exists())
+        #expect(try pg.query(Article.self).matching("zebra").deleteAll() == 2)
+        #expect(try pg.query(Article.self).count() == 0)
+    }
+
+    @Test func aTsqueryOfYourOwnOnTheSearchColumn() throws {
+        let pg = try PostgresTestServer.freshDatabase()
+        var orm = Article(id: nil, title: "Swift ORM", body: "Fast")
+        var other = Article(id: nil, title: "ORM for Swift", body: "Rusty")
+        try pg.insert(&orm)
+        try pg.insert(&other)
+        func search(_ query: String) throws -> [Int64?] {
+            try pg.query(Article.self).where(sql: "literecord_search @@ to_tsquery('simple', \(query))")
+                .order { $0.id.ascending }.fetchAll().map(\.id)
+        }
+        #expect(try search("swift <-> orm") == [orm.id])
+        #expect(try search("rust:*") == [other.id])
+        #expect(try search("fast | rusty") == [orm.id, other.id])
+    }
 }
