@@ -53,6 +53,14 @@ private struct PlainArticle: Model, Equatable {
     static let schema = Schema<PlainArticle>(table: "articles")
 }
 
+private struct Remark: Model, Equatable {
+    var id: Int64?
+    var articleID: Int64
+    var text: String
+    static let schema = Schema<Remark>(table: "remarks")
+        .foreignKey(\.articleID, references: Article.self, onDelete: .cascade)
+}
+
 @Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage))
 struct PostgresFullTextSearchTests {
     private struct SearchColumn: Decodable, Equatable {
@@ -259,5 +267,21 @@ struct PostgresFullTextSearchTests {
         #expect(try search("swift <-> orm") == [orm.id])
         #expect(try search("rust:*") == [other.id])
         #expect(try search("fast | rusty") == [orm.id, other.id])
+    }
+
+    @Test func eagerLoadingTheMatches() throws {
+        let pg = try PostgresTestServer.freshDatabase()
+        var strong = Article(id: nil, title: "ORM", body: "ORM orm")
+        var weak = Article(
+            id: nil, title: "Notes", body: "A long text that names an ORM once, among other words")
+        var other = Article(id: nil, title: "Rust", body: "Crabs")
+        try pg.insert(&weak)  // first, so that the rank, not the key, puts it second
+        try pg.insert(&strong)
+        try pg.insert(&other)
+        var remark = Remark(id: nil, articleID: weak.id ?? 0, text: "Nice")
+        try pg.insert(&remark)
+        let loaded = try pg.query(Article.self).matching("orm").including(all: Remark.self).fetchAll()
+        #expect(loaded.map(\.0) == [strong, weak])
+        #expect(loaded.map(\.1) == [[], [remark]])
     }
 }
