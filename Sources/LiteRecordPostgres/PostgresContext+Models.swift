@@ -105,7 +105,7 @@ extension PostgresContext {
                     "\(M.self) has no single-column primary key to find it by", table: table.name)
             }
             let sql: SQL =
-                "SELECT * FROM \(identifier: table.name) WHERE \(identifier: table.primaryKey[0]) = \(id) LIMIT 1"
+                "SELECT \(SQL(table.selection)) FROM \(identifier: table.name) WHERE \(identifier: table.primaryKey[0]) = \(id) LIMIT 1"
             guard let row = try session.execute(sql).lrRows.first else { return nil }
             return try table.decode(M.self, from: row, dateStorage: session.dateStorage)
         }

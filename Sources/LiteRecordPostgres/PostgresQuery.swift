@@ -20,9 +20,9 @@ import LiteRecord
 /// `count`, `scores["key"]`, `contains(where:)`), arithmetic, ordering, limit, offset, distinct,
 /// raw SQL conditions, `updateAll`/`deleteAll`, aggregates, `page(after:limit:)`, filters across
 /// relations (`where(Author.self) { ... }`, `where(any: Book.self) { ... }`) and eager loading
-/// (`including(all:)`, `including(one:)`). Not yet: the character `count` of a string
-/// (PostgreSQL cannot count grapheme clusters; it throws), `select`/`group(by:)` projections and
-/// full-text search.
+/// (`including(all:)`, `including(one:)`) and full-text search (`matching(_:)`, snippets). Not
+/// yet: the character `count` of a string (PostgreSQL cannot count grapheme clusters; it
+/// throws) and `select`/`group(by:)` projections.
 public struct PostgresQuery<M: Model>: Sendable {
     let target: PostgresQueryTarget
     /// The database or transaction to run on (see ``PostgresQueryTarget``).

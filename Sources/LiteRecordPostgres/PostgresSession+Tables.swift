@@ -9,11 +9,6 @@ extension PostgresSession {
     /// The model's table, created or completed on first use.
     func preparedTable<M: Model>(for type: M.Type) throws -> BackendTable {
         let table = try BackendTable(for: M.self)
-        if let feature = table.unsupportedFeature {
-            throw SchemaError(
-                "\(M.self) declares \(feature), which the PostgreSQL backend does not support yet"
-                    + PostgresSession.alternative(to: feature))
-        }
         let id = ObjectIdentifier(M.self)
         guard !database.preparedTables.contains(id), !pendingTables.contains(id), !isReadOnly else {
             return table
@@ -71,6 +66,7 @@ extension PostgresSession {
         }
         // A key declared on a table that already exists changes nothing in it, as on SQLite.
         if isNew { try createForeignKeys(of: table) }
+        try prepareFullTextSearch(of: table, existingColumns: existing)
     }
 
     private func columnDefinition(_ column: BackendTable.Column, table: BackendTable) -> String {

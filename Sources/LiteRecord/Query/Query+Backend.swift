@@ -10,13 +10,7 @@ extension Query {
     /// - Throws: The first problem found while building the query (a key path that is not a
     ///   column, a value that cannot be stored).
     package func backendSelectSQL(_ selection: SQL) throws -> SQL {
-        if let buildError { throw buildError }
-        if fullTextMatch != nil {
-            throw DatabaseError(
-                resultCode: .misuse,
-                message: "full-text search (matching) is not available on this backend yet")
-        }
-        let table = try TableSchemaCache.schema(for: M.self)
+        let table = try backendTable()
         return selectSQL(selection, table: table)
     }
 }
@@ -65,12 +59,14 @@ extension Query {
         return sql
     }
 
-    private func backendTable() throws -> TableSchema {
+    func backendTable() throws -> TableSchema {
         if let buildError { throw buildError }
-        if fullTextMatch != nil {
-            throw DatabaseError(
-                resultCode: .misuse,
-                message: "full-text search (matching) is not available on this backend yet")
+        if let fts5 = fullTextMatch?.terms.lazy.compactMap(\.fts5Query).first {
+            // FTS5's query language is not PostgreSQL's tsquery (`OR` vs `|`, `swi*` vs `swi:*`,
+            // `NEAR`, `column:`), and a translation would be wrong on some text: refuse it.
+            throw SchemaError(
+                "matching(fts5Query:) takes SQLite's FTS5 query syntax, which PostgreSQL does not read "
+                    + "(\(fts5)); use matching(_:), or where(sql:) with a tsquery")
         }
         return try TableSchemaCache.schema(for: M.self)
     }
@@ -123,5 +119,26 @@ extension Query {
         return limitCount == nil && offsetCount == nil && !isDistinct
             ? selectSQL(aggregate, table: table, ordered: false, limited: false)
             : "SELECT \(aggregate) FROM (\(selectSQL("*", table: table))) AS literecord_rows"
+    }
+}
+
+extension Query {
+    /// The query selecting, beside each model's columns, a snippet of an indexed property
+    /// (as the selected columns `FullTextIndex.postgresSnippetColumn` and
+    /// `postgresFragmentColumn`), in the current dialect.
+    ///
+    /// - Parameters:
+    ///   - property: An indexed property.
+    ///   - style: How words are marked and the text shortened.
+    /// - Returns: The SELECT, and the column of the property.
+    /// - Throws: As ``backendSelectSQL(_:)``; ``SchemaError`` when the query has no `matching` or
+    ///   the property is not indexed.
+    package func backendSnippetSQL(of property: PartialKeyPath<M>, style: SnippetStyle) throws -> (
+        sql: SQL, column: String
+    ) {
+        let table = try backendTable()
+        let query = try selectingSnippet(of: property, style: style, table: table)
+        let column = table.fullTextIndex?.columns[query.fullTextMatch?.snippet?.column ?? 0] ?? ""
+        return (query.selectSQL("*", table: table), column)
     }
 }

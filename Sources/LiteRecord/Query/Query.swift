@@ -166,8 +166,11 @@ public struct Query<M: Model>: Sendable {
     }
 
     func whereClause() -> SQL {
-        guard let first = conditions.first else { return "" }
-        let combined = conditions.dropFirst().reduce(first.sql) { "\($0) AND \($1.sql)" }
+        // PostgreSQL's full-text search is a condition on the table's own search column.
+        let search = SQLDialect.current == .postgres ? postgresFullTextCondition() : nil
+        guard let first = search ?? conditions.first?.sql else { return "" }
+        let rest = search == nil ? conditions.dropFirst() : conditions[...]
+        let combined = rest.reduce(first) { "\($0) AND \($1.sql)" }
         return " WHERE \(combined)"
     }
 
@@ -194,7 +197,9 @@ public struct Query<M: Model>: Sendable {
             "SELECT \(distinct)\(fullTextSelection(selection, table: table)) FROM \(fullTextSource(table))"
         sql.append(whereClause())
         sql.append((try? groupClause(table)) ?? "")
-        if ordered { sql.append(orderings.isEmpty ? fullTextRankOrder(table) : orderClause()) }
+        if ordered {
+            sql.append(orderings.isEmpty ? fullTextRankOrder(table, selection: selection) : orderClause())
+        }
         if limited { sql.append(limitClause()) }
         return sql
     }

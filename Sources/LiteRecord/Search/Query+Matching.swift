@@ -1,8 +1,29 @@
-/// The full-text search a query carries: the FTS5 query bound to `MATCH`, and the snippet to
-/// select beside each model, when asked.
+/// The full-text search a query carries: what `matching` was given, and the snippet to select
+/// beside each model, when asked.
 struct FullTextMatch: Sendable {
-    /// FTS5 query expressions that must all hold.
-    var expressions: [String]
+    /// One `matching` call's search; several must all hold.
+    enum Term: Sendable {
+        /// `matching(_:)`: user text, whose words must all be found.
+        case words(String)
+        /// `matching(fts5Query:)`: FTS5 syntax, which only SQLite reads.
+        case fts5(String)
+
+        /// The FTS5 query of `matching(fts5Query:)`, if this is one.
+        var fts5Query: String? {
+            if case .fts5(let query) = self { return query }
+            return nil
+        }
+
+        /// The term as an FTS5 query expression.
+        var fts5Expression: String {
+            switch self {
+            case .words(let text): FullTextQuery.expression(forWordsIn: text)
+            case .fts5(let query): query
+            }
+        }
+    }
+
+    var terms: [Term]
     var snippet: SnippetRequest?
 
     struct SnippetRequest: Sendable {
@@ -11,9 +32,11 @@ struct FullTextMatch: Sendable {
         let style: SnippetStyle
     }
 
-    /// The expressions as one FTS5 query.
+    /// The terms as one FTS5 query.
     var expression: String {
-        expressions.count == 1 ? expressions[0] : expressions.map { "(\($0))" }.joined(separator: " AND ")
+        let expressions = terms.map(\.fts5Expression)
+        return expressions.count == 1
+            ? expressions[0] : expressions.map { "(\($0))" }.joined(separator: " AND ")
     }
 }
 
@@ -47,27 +70,29 @@ extension Query {
     /// - Returns: The narrowed query. Running it throws ``SchemaError`` when the model's schema
     ///   declares no `fullTextSearch(on:tokenizer:)`.
     public func matching(_ text: String) -> Query {
-        adding(FullTextQuery.expression(forWordsIn: text))
+        adding(.words(text))
     }
 
     /// Keeps the rows matching a query in FTS5's own query language, best match first.
     ///
     /// Unlike ``matching(_:)``, the text is FTS5 syntax (`"swift OR rust"`, `"title: swi*"`,
     /// `"NEAR(swift orm, 3)"`); use it only for text your app writes, never for raw user input.
+    /// SQLite only: PostgreSQL reads another query language, and `PostgresQuery` has no such
+    /// method.
     ///
     /// - Parameter fts5Query: An FTS5 full-text query.
     /// - Returns: The narrowed query. Running it throws ``DatabaseError`` (`fts5: syntax error
     ///   near ...`) when the query is not valid FTS5.
     public func matching(fts5Query: String) -> Query {
-        adding(fts5Query)
+        adding(.fts5(fts5Query))
     }
 
-    private func adding(_ expression: String) -> Query {
+    private func adding(_ term: FullTextMatch.Term) -> Query {
         var copy = self
         if copy.fullTextMatch == nil {
-            copy.fullTextMatch = FullTextMatch(expressions: [expression])
+            copy.fullTextMatch = FullTextMatch(terms: [term])
         } else {
-            copy.fullTextMatch?.expressions.append(expression)
+            copy.fullTextMatch?.terms.append(term)
         }
         return copy
     }
@@ -89,6 +114,8 @@ extension Query {
     /// once rather than once per row of the table.
     func fullTextSource(_ table: TableSchema) -> SQL {
         let quotedTable = SQL(SQL.quoteIdentifier(table.tableName))
+        // PostgreSQL searches the table's own column, in the WHERE (`postgresFullTextCondition`).
+        guard SQLDialect.current == .sqlite else { return quotedTable }
         guard let match = fullTextMatch, let index = table.fullTextIndex else { return quotedTable }
         let name = SQL(SQL.quoteIdentifier(index.name))
         var columns: SQL = "rowid AS \(SQL(matchRowID)), rank AS \(SQL(matchRank))"
@@ -106,6 +133,7 @@ extension Query {
 
     /// `*` means the table's columns only (not the matches' own), and the snippet when asked.
     func fullTextSelection(_ selection: SQL, table: TableSchema) -> SQL {
+        guard SQLDialect.current == .sqlite else { return postgresFullTextSelection(selection, table: table) }
         guard let match = fullTextMatch, table.fullTextIndex != nil else { return selection }
         let quotedTable = SQL(SQL.quoteIdentifier(table.tableName))
         let columns: SQL = selection.text == "*" ? "\(quotedTable).*" : selection
@@ -115,7 +143,10 @@ extension Query {
 
     /// Best match first. Ordered by the rank alone, FTS5 sorts the matches itself (no temporary
     /// b-tree over every match); equal ranks come in the order FTS5 gives them.
-    func fullTextRankOrder(_ table: TableSchema) -> SQL {
+    func fullTextRankOrder(_ table: TableSchema, selection: SQL) -> SQL {
+        guard SQLDialect.current == .sqlite else {
+            return postgresFullTextRankOrder(table, selection: selection)
+        }
         guard fullTextMatch != nil, table.fullTextIndex != nil else { return orderClause() }
         return SQL(verbatim: " ORDER BY \(matchAlias).\(matchRank)")
     }

@@ -49,22 +49,8 @@ extension Query {
     public func fetchAll(withSnippetsOf property: PartialKeyPath<M>, style: SnippetStyle = SnippetStyle())
         throws -> [(M, String)]
     {
-        let reference = PropertyReference(property)
-        return try runReading { connection, table in
-            guard let index = table.fullTextIndex, fullTextMatch != nil else {
-                throw SchemaError(
-                    "fetchAll(withSnippetsOf:) shows where matching(_:) found its words: add matching(_:) "
-                        + "to the query (and .fullTextSearch(on:) to the schema of \(table.typeName))")
-            }
-            guard let root = reference.path?.root, let column = table.propertyToColumn[root],
-                let position = index.columns.firstIndex(of: column)
-            else {
-                throw SchemaError(
-                    "\(reference.keyPathDescription) is not in the full-text index of \(table.typeName) "
-                        + "(\(index.columns.joined(separator: ", "))); snippets come from indexed text")
-            }
-            var query = self
-            query.fullTextMatch?.snippet = FullTextMatch.SnippetRequest(column: position, style: style)
+        try runReading { connection, table in
+            let query = try selectingSnippet(of: property, style: style, table: table)
             var results: [(M, String)] = []
             try connection.withStatement(query.selectSQL("*", table: table)) { statement in
                 let session = RowDecodingSession(
@@ -79,5 +65,32 @@ extension Query {
             }
             return results
         }
+    }
+}
+
+extension Query {
+    /// The query selecting, beside each model, a snippet of an indexed property.
+    ///
+    /// - Throws: ``SchemaError`` when the query has no `matching` or the property is not
+    ///   indexed.
+    func selectingSnippet(of property: PartialKeyPath<M>, style: SnippetStyle, table: TableSchema) throws
+        -> Query
+    {
+        let reference = PropertyReference(property)
+        guard let index = table.fullTextIndex, fullTextMatch != nil else {
+            throw SchemaError(
+                "fetchAll(withSnippetsOf:) shows where matching(_:) found its words: add matching(_:) "
+                    + "to the query (and .fullTextSearch(on:) to the schema of \(table.typeName))")
+        }
+        guard let root = reference.path?.root, let column = table.propertyToColumn[root],
+            let position = index.columns.firstIndex(of: column)
+        else {
+            throw SchemaError(
+                "\(reference.keyPathDescription) is not in the full-text index of \(table.typeName) "
+                    + "(\(index.columns.joined(separator: ", "))); snippets come from indexed text")
+        }
+        var query = self
+        query.fullTextMatch?.snippet = FullTextMatch.SnippetRequest(column: position, style: style)
+        return query
     }
 }
