@@ -4,7 +4,7 @@ extension PostgresProjection where T: Sendable {
     /// Every result row, decoded, off the calling task; cancelling the task cancels the query.
     ///
     /// - Returns: The rows.
-    /// - Throws: As ``fetchAll()-9aw4i``; ``LiteRecord/ResultCode/interrupt`` when cancelled.
+    /// - Throws: As ``fetchAll()-817ya``; ``LiteRecord/ResultCode/interrupt`` when cancelled.
     public func fetchAll() async throws -> [T] {
         try await runAsync { try $0.fetchAll() }
     }
@@ -12,7 +12,7 @@ extension PostgresProjection where T: Sendable {
     /// The first result row, or `nil`, off the calling task.
     ///
     /// - Returns: The row.
-    /// - Throws: As ``fetchOne()-7m5xs``.
+    /// - Throws: As ``fetchOne()-7th6u``.
     public func fetchOne() async throws -> T? {
         try await runAsync { try $0.fetchOne() }
     }

@@ -36,7 +36,7 @@ public struct PostgresProjection<M: Model, T: Decodable>: Sendable {
     /// The first result row, or `nil`.
     ///
     /// - Returns: The row.
-    /// - Throws: As ``fetchAll()-9aw4i``.
+    /// - Throws: As ``fetchAll()-817ya``.
     public func fetchOne() throws -> T? {
         try fetch(selectSQL(firstRowOnly: true)).first
     }
@@ -54,7 +54,7 @@ public struct PostgresProjection<M: Model, T: Decodable>: Sendable {
     /// throwing from `body` stops the iteration.
     ///
     /// - Parameter body: Called with each row.
-    /// - Throws: As ``fetchAll()-9aw4i``, or what `body` throws.
+    /// - Throws: As ``fetchAll()-817ya``, or what `body` throws.
     public func forEach(_ body: (T) throws -> Void) throws {
         let sql = try selectSQL()
         try rows.withPreparedSession { session, _ in
