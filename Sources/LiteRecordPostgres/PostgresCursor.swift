@@ -42,6 +42,9 @@ extension PostgresSession {
     private func streamRows(_ sql: SQL, _ body: (Row) throws -> Void) throws {
         let number = Self.cursorNumbers.wrappingAdd(1, ordering: .relaxed).newValue
         let name = "literecord_cursor_\(number)"
+        // An observation learns the tables a fetch reads from the queries it runs: the query,
+        // not the DECLARE around it.
+        connection.statementLog?.append(sql)
         var declare = SQL(verbatim: "DECLARE \(name) NO SCROLL CURSOR FOR ")
         declare.append(sql)
         try execute(declare)

@@ -98,4 +98,69 @@ struct PostgresProjectionTests {
         #expect(error?.message.contains("42803") == true, "\(String(describing: error))")
         #expect(try pg.query(StreamRow.self).count() == 20)
     }
+
+    @MainActor @Test func projectionsAreAwaitedFromTheMainActor() async throws {
+        // A projection is `Sendable`: built on the main actor, awaited there (Swift 6 mode).
+        let pg = try database()
+        let minimum = 17
+        let labels = try await pg.query(StreamRow.self).where { $0.position > minimum }
+            .order { $0.position.ascending }.select(StreamLabel.self).fetchAll()
+        #expect(labels == [StreamLabel(label: "row 18"), StreamLabel(label: "row 19")])
+    }
+
+    @Test func aTransactionsProjectionRunsOnlyOnItsThread() throws {
+        let pg = try database()
+        let outcome = try pg.transaction { tx -> Result<Int, any Error> in
+            let projection = tx.query(StreamRow.self).select(StreamLabel.self)
+            let inside = try projection.fetchAll().count
+            #expect(inside == 20)
+            let box = ProjectionResultBox()
+            let thread = Thread { box.set(Result { try projection.fetchAll().count }) }
+            thread.start()
+            while box.result == nil { Thread.sleep(forTimeInterval: 0.005) }
+            return box.result ?? .success(-1)
+        }
+        guard case .failure(let error as DatabaseError) = outcome else {
+            Issue.record("a transaction's projection ran on another thread: \(outcome)")
+            return
+        }
+        #expect(error.resultCode == .misuse)
+    }
+
+    @Test(.timeLimit(.minutes(1))) func anObservedFetchThatIteratesSeesCommits() async throws {
+        // The observation learns the table from the query inside the cursor's DECLARE.
+        let pg = try database()
+        let positions = pg.observe { tx in
+            var sum = 0
+            // swift-format-ignore: ReplaceForEachWithForLoop
+            try tx.query(StreamRow.self).forEach { sum += $0.position }
+            return sum
+        }
+        var iterator = positions.makeAsyncIterator()
+        let first = try await iterator.next()
+        #expect(first == (0..<20).reduce(0, +))
+        var row = StreamRow(id: nil, position: 100, label: "late", bucket: 1)
+        try pg.insert(&row)
+        let second = try await iterator.next()
+        #expect(second == (0..<20).reduce(0, +) + 100)
+    }
+}
+
+/// The result of work run on another thread, read back by the test's thread.
+private final class ProjectionResultBox: @unchecked Sendable {
+    // @unchecked Sendable: `stored` is only touched under `lock`.
+    private let lock = NSLock()
+    private var stored: Result<Int, any Error>?
+
+    var result: Result<Int, any Error>? {
+        lock.lock()
+        defer { lock.unlock() }
+        return stored
+    }
+
+    func set(_ result: Result<Int, any Error>) {
+        lock.lock()
+        stored = result
+        lock.unlock()
+    }
 }
