@@ -55,6 +55,39 @@ struct TeamGroup: Decodable, Equatable {
     var bonusMin: Int?
 }
 
+/// A model whose table and column names are hostile SQL: quotes, `;`, `--`, a keyword.
+struct HostileColumns: Model, Equatable {
+    var id: Int64?
+    var name: String
+    var score: Int
+
+    enum CodingKeys: String, CodingKey {
+        case id
+        case name = "na\"me'; --"
+        case score = "select"
+    }
+
+    static let schema = Schema<HostileColumns>(table: "hostile \"columns\"; --")
+}
+
+/// The hostile name column, selected by its key.
+struct HostileName: Decodable, Equatable {
+    var name: String
+
+    enum CodingKeys: String, CodingKey { case name = "na\"me'; --" }
+}
+
+/// A group of `HostileColumns` by name.
+struct HostileGroup: Decodable, Equatable {
+    var name: String
+    var total: Int
+
+    enum CodingKeys: String, CodingKey {
+        case name = "na\"me'; --"
+        case total = "to'tal\""
+    }
+}
+
 /// Result types that do not fit `TextRecord`'s columns.
 struct ProjectionMissingField: Decodable {
     var text: String
@@ -101,6 +134,30 @@ enum ProjectionParityChecks {
         #expect(one == QuotedNames(label: byID[0].text, twice: byID[0].level * 2), "\(backend.name)")
         // Nothing was executed from the hostile text: every row is still there.
         #expect(try backend.parityQuery(TextRecord.self).count() == records.count, "\(backend.name)")
+
+        try hostileColumnNames(backend)
+    }
+
+    /// Columns named with quotes, `;`, `--` and a keyword are selected, grouped and summed.
+    private static func hostileColumnNames(_ backend: some ProjectionTestBackend) throws {
+        var rows: [HostileColumns] = []
+        for (index, name) in ["O'Brien", "\"; DROP TABLE x; --", "O'Brien", "select"].enumerated() {
+            var row = HostileColumns(id: nil, name: name, score: index + 1)
+            try backend.insert(&row)
+            rows.append(row)
+        }
+        let query = backend.parityQuery(HostileColumns.self)
+        let names = try query.order { $0.id.ascending }.selectAll(HostileName.self)
+        #expect(names == rows.map { HostileName(name: $0.name) }, "\(backend.name)")
+        let groups = try query.group(by: \.name).order { $0.name.ascending }.selectAll(HostileGroup.self) {
+            [$0.name.as("na\"me'; --"), $0.score.sum.as("to'tal\"")]
+        }
+        #expect(
+            groups == [
+                HostileGroup(name: "\"; DROP TABLE x; --", total: 2), HostileGroup(name: "O'Brien", total: 4),
+                HostileGroup(name: "select", total: 4),
+            ], "\(backend.name)")
+        #expect(try query.group(by: \.name).count() == 3, "\(backend.name)")
     }
 
     /// `group(by:)` with `rowCount`, `sum`, `min`, `max` and `average`, and `count()` of groups.
