@@ -7,7 +7,9 @@ extension PostgresQuery {
     /// iteration, and the error is thrown from here. The rows are read through a server-side
     /// cursor, a batch at a time: on a ``PostgresDatabase`` inside a read-only transaction of
     /// their own (one snapshot), holding one of the pool's connections until the iteration
-    /// ends; in a transaction, inside it, where `body` may use the transaction too.
+    /// ends (so work in `body` that goes through the database needs another one: with
+    /// ``PostgresConfiguration/maximumConnections`` 1 it would wait forever); in a
+    /// transaction, inside it, where `body` may use the transaction too.
     ///
     /// ```swift
     /// try pg.query(Player.self).order { $0.score.descending }.forEach { player in
