@@ -18,11 +18,11 @@ import LiteRecord
 /// `contains`, the `caseInsensitive` forms, by bytes and ASCII case folding as on SQLite),
 /// `lowercased()`/`uppercased()` (Unicode, through ICU), JSON collections (`tags.contains`,
 /// `count`, `scores["key"]`, `contains(where:)`), arithmetic, ordering, limit, offset, distinct,
-/// raw SQL conditions, `updateAll`/`deleteAll`, aggregates, `page(after:limit:)`, filters across
-/// relations (`where(Author.self) { ... }`, `where(any: Book.self) { ... }`) and eager loading
-/// (`including(all:)`, `including(one:)`) and full-text search (`matching(_:)`, snippets). Not
-/// yet: the character `count` of a string (PostgreSQL cannot count grapheme clusters; it
-/// throws) and `select`/`group(by:)` projections.
+/// raw SQL conditions, `updateAll`/`deleteAll`, aggregates, `select`/`group(by:)` projections,
+/// `forEach`, `page(after:limit:)`, filters across relations (`where(Author.self) { ... }`,
+/// `where(any: Book.self) { ... }`), eager loading (`including(all:)`, `including(one:)`, nested)
+/// and full-text search (`matching(_:)`, snippets). Not yet: the character `count` of a string
+/// (PostgreSQL cannot count grapheme clusters; it throws).
 public struct PostgresQuery<M: Model>: Sendable {
     let target: PostgresQueryTarget
     /// The database or transaction to run on (see ``PostgresQueryTarget``).
@@ -133,13 +133,13 @@ public struct PostgresQuery<M: Model>: Sendable {
         try limit(1, offset: query.backendOffset).fetchAll().first
     }
 
-    /// Counts the matching rows (after `limit` and `offset`, when given).
+    /// Counts the matching rows (after `limit` and `offset`, when given); for a grouped query,
+    /// the number of groups, as many as `select(_:_:)` returns.
     ///
     /// - Returns: The number of rows.
     /// - Throws: ``LiteRecord/DatabaseError``.
     public func count() throws -> Int {
-        let inner = try selectSQL("*")
-        let sql: SQL = "SELECT count(*) FROM (\(inner)) AS counted"
+        let sql = try SQLDialect.$current.withValue(.postgres) { try query.backendCountSQL() }
         return try context.withSession { session in
             _ = try session.preparedTable(for: M.self)
             try session.prepareTables(of: relatedTypes)

@@ -18,6 +18,41 @@ extension Query {
 extension Query {
     /// The query's offset, if any (a backend's `fetchOne` keeps it when limiting to one row).
     package var backendOffset: Int? { offsetCount }
+
+    /// The query's count of the rows it returns (after `limit` and `offset`), or of its groups
+    /// when grouped, in the current dialect.
+    ///
+    /// A group's rows are selected by its grouping columns: PostgreSQL selects nothing else
+    /// from a group (SQLite takes any row's values, which does not change the count).
+    ///
+    /// - Returns: The SQL, which returns one row holding the count.
+    /// - Throws: As ``backendSelectSQL(_:)``.
+    package func backendCountSQL() throws -> SQL {
+        let table = try backendTable()
+        let selection =
+            groupKeys.isEmpty
+            ? "*"
+            : try groupColumnNames(table).map(SQL.quoteIdentifier)
+                .joined(separator: ", ")
+        return "SELECT count(*) FROM (\(selectSQL(SQL(selection), table: table))) AS counted"
+    }
+}
+
+extension Projection {
+    /// The projection's SELECT in the current dialect: the columns it selects, from the rows of
+    /// its query.
+    ///
+    /// - Parameter firstRowOnly: Whether to return the first row only, as `fetchOne()` does
+    ///   (`limit(0)` stays `limit(0)`).
+    /// - Returns: The SQL and its arguments.
+    /// - Throws: As ``Query/backendSelectSQL(_:)``, or ``SchemaError`` for a selection that is
+    ///   empty or names no column.
+    package func backendSelectSQL(firstRowOnly: Bool = false) throws -> SQL {
+        let rows = firstRowOnly ? query.firstRowOnly : query
+        if let buildError = rows.buildError { throw buildError }
+        let table = try TableSchemaCache.schema(for: M.self)
+        return try rows.backendSelectSQL(selectionSQL(table))
+    }
 }
 
 extension Query {
@@ -105,17 +140,10 @@ extension Query {
             throw SchemaError("\(function)() of a grouped query has one value per group")
         }
         let table = try backendTable()
-        var aggregate: SQL =
+        let aggregate = PostgresAggregates.result(
             function == "min" || function == "max"
-            ? selected.extremumSQL(function) : "\(SQL(function))(\(selected.sql))"
-        if SQLDialect.current == .postgres {
-            let type = (resultType as? any OptionalWrapper.Type)?.wrappedType ?? resultType
-            if function == "avg" || type is any BinaryFloatingPoint.Type {
-                aggregate = "CAST(\(aggregate) AS double precision)"
-            } else if type is any BinaryInteger.Type {
-                aggregate = "CAST(\(aggregate) AS bigint)"
-            }
-        }
+                ? selected.extremumSQL(function) : "\(SQL(function))(\(selected.sql))",
+            function: function, resultType: resultType)
         return limitCount == nil && offsetCount == nil && !isDistinct
             ? selectSQL(aggregate, table: table, ordered: false, limited: false)
             : "SELECT \(aggregate) FROM (\(selectSQL("*", table: table))) AS literecord_rows"

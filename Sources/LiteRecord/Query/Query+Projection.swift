@@ -14,13 +14,27 @@ extension Column {
     }
 
     /// The sum of the column over each group (0 for an empty group).
-    public var sum: Column<Value> { derived("coalesce(sum(\(sql)), 0)", isNullable: false) }
+    public var sum: Column<Value> {
+        derived(aggregate("coalesce(sum(\(sql)), 0)", function: "sum"), isNullable: false)
+    }
     /// The smallest value of the column in each group.
-    public var min: Column<Value?> { derived(extremumSQL("min"), isNullable: true) }
+    public var min: Column<Value?> {
+        derived(aggregate(extremumSQL("min"), function: "min"), isNullable: true)
+    }
     /// The largest value of the column in each group.
-    public var max: Column<Value?> { derived(extremumSQL("max"), isNullable: true) }
+    public var max: Column<Value?> {
+        derived(aggregate(extremumSQL("max"), function: "max"), isNullable: true)
+    }
     /// The average of the column in each group.
-    public var average: Column<Double?> { derived("avg(\(sql))", isNullable: true) }
+    public var average: Column<Double?> {
+        derived(aggregate("avg(\(sql))", function: "avg"), isNullable: true)
+    }
+
+    /// The aggregate as the Swift type it decodes to, in the current dialect (see
+    /// `PostgresAggregates`).
+    private func aggregate(_ sql: SQL, function: String) -> SQL {
+        PostgresAggregates.result(sql, function: function, resultType: Value.self)
+    }
 }
 
 extension Columns {
@@ -137,6 +151,12 @@ extension Query {
     /// - Parameter keyPaths: The grouping properties.
     /// - Returns: The grouped query.
     public func group(by keyPaths: PartialKeyPath<M>...) -> Query {
+        group(byKeyPaths: keyPaths)
+    }
+
+    /// ``group(by:)`` with the key paths in an array (another backend forwards its own
+    /// variadic arguments here).
+    package func group(byKeyPaths keyPaths: [PartialKeyPath<M>]) -> Query {
         var copy = self
         copy.groupKeys = keyPaths.map { PropertyReference($0) }
         return copy
@@ -144,12 +164,17 @@ extension Query {
 
     func groupClause(_ table: TableSchema) throws -> SQL {
         guard !groupKeys.isEmpty else { return "" }
-        let names = try groupKeys.map { reference -> String in
+        return SQL(
+            " GROUP BY " + (try groupColumnNames(table)).map(SQL.quoteIdentifier).joined(separator: ", "))
+    }
+
+    /// The columns the rows are grouped by, in order.
+    func groupColumnNames(_ table: TableSchema) throws -> [String] {
+        try groupKeys.map { reference -> String in
             guard let path = reference.path, path.names.count == 1 else {
                 throw SchemaError("\(reference.keyPathDescription) is not a stored property to group by")
             }
             return try table.column(for: path, keyPathDescription: reference.keyPathDescription).name
         }
-        return SQL(" GROUP BY " + names.map(SQL.quoteIdentifier).joined(separator: ", "))
     }
 }

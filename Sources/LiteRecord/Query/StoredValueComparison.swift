@@ -70,7 +70,7 @@ extension Column {
             // The extreme UUID's 16 bytes, which read back as a UUID.
             return "\(SQL(function))(\(orderingSQL))"
         case .plain, .jsonMember:
-            return "\(SQL(function))(\(sql))"
+            return "\(SQL(PostgresAggregates.extremumFunction(function, of: Value.self)))(\(sql))"
         }
     }
 
