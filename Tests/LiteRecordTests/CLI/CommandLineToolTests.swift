@@ -4,7 +4,7 @@ import Testing
 
 /// The built `literecord` executable, run as a process: help, errors, and the output of
 /// `schema`, `query`, `explain` and `backup`.
-@Suite struct CommandLineToolTests {
+@Suite(.offCooperativePool) struct CommandLineToolTests {
     static let libraryScript = """
         CREATE TABLE authors (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, born DATE DEFAULT '1900-01-01');
         CREATE TABLE books (

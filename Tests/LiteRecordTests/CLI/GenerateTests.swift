@@ -6,7 +6,7 @@ import Testing
 /// `literecord generate`: the source for Northwind and for a database of hostile names is the
 /// checked-in golden file (compiled into this test target), and those models read every row of
 /// every table. Set `LITERECORD_UPDATE_GOLDEN=1` to rewrite the golden files from the tool.
-@Suite struct GenerateTests {
+@Suite(.offCooperativePool) struct GenerateTests {
     /// Generates `path`'s models with the built tool, compares them with `Golden/<namespace>.swift`.
     private func checkGolden(_ path: String, namespace: String) throws {
         let run = try CLIFixtures.runTool(["generate", path, "--namespace", namespace])

@@ -3,7 +3,7 @@ import LiteRecord
 import Synchronization
 import Testing
 
-@Suite("async/await")
+@Suite("async/await", .offCooperativePool)
 struct AsyncTests {
     @Test func asyncConvenienceCallsReadAndWrite() async throws {
         try await withTemporaryDirectory { dir in
@@ -57,7 +57,7 @@ struct AsyncTests {
         let db = try Database(.inMemory)
         try await db.execute(sql: "CREATE TABLE t(x INTEGER)")
         let ran = Flag()
-        let task = Task(executorPreference: DispatchTaskExecutor.shared) {
+        let task = Task(executorPreference: DedicatedThreadExecutor.promptTasks) {
             withUnsafeCurrentTask { $0?.cancel() }
             try await db.write { connection in
                 ran.set()
@@ -74,7 +74,7 @@ struct AsyncTests {
         try await withTemporaryDirectory { dir in
             let db = onFile ? try Database(path: dir.file("cancel.sqlite")) : try Database(.inMemory)
             let started = Latch()
-            let task = Task(executorPreference: DispatchTaskExecutor.shared) {
+            let task = Task(executorPreference: DedicatedThreadExecutor.promptTasks) {
                 try await db.read { connection in
                     started.open()
                     return try connection.firstValue(
@@ -94,7 +94,7 @@ struct AsyncTests {
     }
 
     @Test func asyncReadsRunInParallel() async throws {
-        try await withTaskExecutorPreference(DispatchTaskExecutor.shared) {
+        try await withTaskExecutorPreference(DedicatedThreadExecutor.promptTasks) {
             try await withTemporaryDirectory { dir in
                 let db = try Database(path: dir.file("parallel-async.sqlite"))
                 try await db.insert(Note(id: nil, author: 1, body: "x"))

@@ -18,7 +18,7 @@ private func currentThread() -> ObjectIdentifier {
 
 /// The async forms of `transaction`, `savepoint` and `fetchAll(withSnippetsOf:)`, called from the
 /// main actor as an app would: they commit, roll back and return what the synchronous forms do.
-@Suite struct AsyncTransactionTests {
+@Suite(.offCooperativePool) struct AsyncTransactionTests {
     @MainActor @Test func anAsyncTransactionCommitsOrRollsBackAsAWhole() async throws {
         let db = try Database(.inMemory)
         let caller = currentThread()

@@ -24,20 +24,45 @@ func withTemporaryDirectory<T>(_ body: (TemporaryDirectory) async throws -> T) a
 /// deadline is generous: under a sanitizer, with the whole suite running, a task may wait long
 /// for a thread.
 final class Latch: Sendable {
+    private struct State {
+        var isOpen = false
+        var waiters: [Int: CheckedContinuation<Bool, Never>] = [:]
+        var nextWaiter = 0
+    }
+
+    private let state = Locked(State())
     private let semaphore = DispatchSemaphore(value: 0)
 
-    func open() { semaphore.signal() }
+    func open() {
+        let waiters = state.withLock { state in
+            state.isOpen = true
+            defer { state.waiters = [:] }
+            return Array(state.waiters.values)
+        }
+        semaphore.signal()
+        for waiter in waiters { waiter.resume(returning: true) }
+    }
 
-    /// Whether the latch opened within `seconds`.
+    /// Whether the latch opened within `seconds`, blocking the calling thread meanwhile.
     func wait(seconds: Double = 60) -> Bool {
         semaphore.wait(timeout: .now() + seconds) == .success
     }
 
-    /// Whether the latch opened within `seconds`, waiting on a Dispatch thread so that an async
-    /// test never blocks Swift's cooperative thread pool (which the code under test needs).
+    /// Whether the latch opened within `seconds`, suspending without holding any thread: a
+    /// thread blocked here would be one fewer for the work that opens the latch.
     func opened(withinSeconds seconds: Double = 60) async -> Bool {
         await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: self.wait(seconds: seconds)) }
+            let waiter: Int? = state.withLock { state in
+                guard !state.isOpen else { return nil }
+                defer { state.nextWaiter += 1 }
+                state.waiters[state.nextWaiter] = continuation
+                return state.nextWaiter
+            }
+            guard let waiter else { return continuation.resume(returning: true) }
+            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in
+                let expired = state.withLock { $0.waiters.removeValue(forKey: waiter) }
+                expired?.resume(returning: false)
+            }
         }
     }
 }
@@ -58,20 +83,4 @@ final class Counter: Sendable {
     func increment() { value.withLock { $0 += 1 } }
 
     var count: Int { value.withLock { $0 } }
-}
-
-/// Runs the jobs of the tasks that prefer it on Dispatch threads.
-///
-/// Swift Testing runs synchronous tests on the cooperative thread pool, which has one thread per
-/// core: while they run, a task these tests start could wait a minute for a thread and make a
-/// latch time out. Tasks that must start promptly prefer this executor instead.
-final class DispatchTaskExecutor: TaskExecutor {
-    static let shared = DispatchTaskExecutor()
-    private let queue = DispatchQueue(label: "LiteRecordTests.executor", attributes: .concurrent)
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        let executor = asUnownedTaskExecutor()
-        queue.async { job.runSynchronously(on: executor) }
-    }
 }

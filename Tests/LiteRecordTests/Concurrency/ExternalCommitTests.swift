@@ -4,7 +4,7 @@ import Testing
 
 /// Observations see the commits of other connections to the file: another `Database`, another
 /// process, the `sqlite3` shell (see `ExternalCommitWatcher`).
-@Suite("External commits reach observations")
+@Suite("External commits reach observations", .offCooperativePool)
 struct ExternalCommitTests {
     /// The journal modes a file database can be in: WAL (the default) and a rollback journal.
     static let journalModes: [Configuration.JournalMode] = [.wal, .delete]
@@ -260,7 +260,7 @@ struct ExternalCommitTests {
             try await withTemporaryDirectory { dir in
                 let db = try Self.openItems(dir.file("async.sqlite"))
                 let firstValue = Latch()
-                let consumer = Task(executorPreference: DispatchTaskExecutor.shared) {
+                let consumer = Task(executorPreference: DedicatedThreadExecutor.promptTasks) {
                     for try await _ in db.observe(Self.fetchCount) { firstValue.open() }
                 }
                 #expect(await firstValue.opened())

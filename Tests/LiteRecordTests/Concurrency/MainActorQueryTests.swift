@@ -5,7 +5,7 @@ import Testing
 /// Every async query form, awaited from the main actor. The test target builds in Swift 6
 /// language mode with complete concurrency checking: that this file compiles (without warnings)
 /// is half of the test; the values read back are the other half.
-@Suite("Queries from the main actor")
+@Suite("Queries from the main actor", .offCooperativePool)
 struct MainActorQueryTests {
     struct Item: Model, Equatable {
         var id: Int64?

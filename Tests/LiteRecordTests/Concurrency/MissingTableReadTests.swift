@@ -4,7 +4,7 @@ import Testing
 
 /// A model type that was never written reads as an empty table wherever a read cannot create
 /// its table (a reader, a read closure, a read-only database), instead of "no such table".
-@Suite("Reading a model whose table does not exist yet")
+@Suite("Reading a model whose table does not exist yet", .offCooperativePool)
 struct MissingTableReadTests {
     struct Gadget: Model, Equatable {
         var id: Int64?

@@ -4,7 +4,7 @@ import Testing
 
 /// An observed query skips the fetch when the rows a commit changed cannot alter its results
 /// (see `RowFilter`), and still fetches whenever they can.
-@Suite("Observation precision")
+@Suite("Observation precision", .offCooperativePool)
 struct ObservationPrecisionTests {
     /// The figure: 1,000 commits that change other rows of the table cost no fetch. (Before,
     /// every commit to the table triggered one: 1,001 fetches here, fewer only when commits

@@ -3,7 +3,7 @@ import LiteRecord
 import Synchronization
 import Testing
 
-@Suite("Change observation")
+@Suite("Change observation", .offCooperativePool)
 struct ObservationTests {
     @Test(arguments: [true, false])
     func emitsTheInitialValueThenAfterEachCommit(onFile: Bool) async throws {
@@ -86,7 +86,7 @@ struct ObservationTests {
         try await db.migrate(Note.self)
         let fetches = Counter()
         let firstValue = Latch()
-        let consumer = Task(executorPreference: DispatchTaskExecutor.shared) {
+        let consumer = Task(executorPreference: DedicatedThreadExecutor.promptTasks) {
             var received: [Int] = []
             for try await count in db.observe({ connection in
                 fetches.increment()

@@ -5,7 +5,7 @@ import Testing
 /// `Query` is `Sendable`; a query built on a transaction's connection must still never run on
 /// another thread than that transaction's. Run under the thread sanitizer:
 /// `swift test --sanitize=thread --filter QueryTargetTests`.
-@Suite("Query as a Sendable value")
+@Suite("Query as a Sendable value", .offCooperativePool)
 struct QueryTargetTests {
     @Test func aQueryBuiltOnTheDatabaseRunsFromManyTasksAtOnce() async throws {
         try await withTemporaryDirectory { dir in

@@ -2,7 +2,7 @@ import Foundation
 import LiteRecord
 import Testing
 
-@Suite("Readers and the writer")
+@Suite("Readers and the writer", .offCooperativePool)
 struct ReaderPoolTests {
     @Test func fileDatabasesInWALModeReadInParallel() throws {
         try withTemporaryDirectory { dir in

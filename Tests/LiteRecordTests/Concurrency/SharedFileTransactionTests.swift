@@ -4,7 +4,7 @@ import Testing
 
 /// Two `Database` objects on one file, as an app and its extension have: read-modify-write
 /// transactions on both must neither fail nor lose an increment.
-@Suite("Transactions of two Database objects on one file")
+@Suite("Transactions of two Database objects on one file", .offCooperativePool)
 struct SharedFileTransactionTests {
     /// Threads per database, and increments per thread.
     static let threads = 4

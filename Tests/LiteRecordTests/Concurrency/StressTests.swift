@@ -10,7 +10,7 @@ private struct Tally: Model, Equatable {
     static let schema = Schema<Tally>(table: "tallies", primaryKey: \.id)
 }
 
-@Suite("Concurrency stress")
+@Suite("Concurrency stress", .offCooperativePool)
 struct StressTests {
     static let taskCount = 8
     static let operationsPerTask = 5_000

@@ -8,7 +8,7 @@ import Testing
 /// Without that, an observation waits forever for its next value; the time limit turns the hang
 /// into a failure. It is generous because in a full run on two cores an async test may wait
 /// minutes for a thread (the other observation tests then take about 230 s).
-@Suite("Observing virtual tables", .timeLimit(.minutes(10)))
+@Suite("Observing virtual tables", .timeLimit(.minutes(10)), .offCooperativePool)
 struct VirtualTableObservationTests {
     /// Matches of `word` in the FTS5 table `docs`, by raw SQL.
     private static func matches(_ word: String) -> @Sendable (Connection) throws -> [String] {

@@ -2,7 +2,7 @@ import Foundation
 import LiteRecord
 import Testing
 
-@Suite("Busy timeout between two connections")
+@Suite("Busy timeout between two connections", .offCooperativePool)
 struct BusyTimeoutTests {
     /// Holds the write lock of `db` on a thread of its own until `release` is signaled
     /// (or 10 s have passed), after inserting one row.

@@ -2,7 +2,7 @@ import Foundation
 import LiteRecord
 import Testing
 
-@Suite("Interrupting a running statement")
+@Suite("Interrupting a running statement", .offCooperativePool)
 struct InterruptTests {
     /// Counts to 10^12: hours of work, so only an interrupt ends it within the test's limits.
     static let endlessQuery: SQL = """

@@ -12,7 +12,7 @@ private struct User: Model, Equatable {
 
 /// Transactions that SQLite itself rolled back while the closure went on: nothing of the
 /// closure may commit, every later statement in it fails, and `transaction` throws.
-@Suite("Transactions SQLite aborted")
+@Suite("Transactions SQLite aborted", .offCooperativePool)
 struct TransactionAbortTests {
     static let emails = ["a@x", "b@x", "a@x", "c@x", "d@x"]
 

@@ -5,7 +5,7 @@ import Testing
 /// An error whose identity the tests check: the transaction must rethrow this very instance.
 private final class Marker: Error, Sendable {}
 
-@Suite("Transactions")
+@Suite("Transactions", .offCooperativePool)
 struct TransactionTests {
     private func count(_ db: some DatabaseContext, _ table: String = "t") throws -> Int? {
         try db.firstValue(Int.self, sql: "SELECT count(*) FROM \(identifier: table)")

@@ -4,5 +4,5 @@ import Testing
 ///
 /// They are nested here so that `swift test --filter Reliability` runs exactly them. They start
 /// `LiteRecordTestHelper` processes (see ``HelperProcess``).
-@Suite("Reliability")
+@Suite("Reliability", .offCooperativePool)
 enum Reliability {}

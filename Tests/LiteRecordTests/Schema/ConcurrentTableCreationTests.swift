@@ -5,7 +5,7 @@ import Testing
 /// The first use of a model creates its table; when another connection holds the write lock at
 /// that moment, the first use waits for it with the busy timeout instead of failing at once
 /// with `SQLITE_BUSY` (two processes starting together hit this on their first insert).
-@Suite("Creating a model's table while another connection writes")
+@Suite("Creating a model's table while another connection writes", .offCooperativePool)
 struct ConcurrentTableCreationTests {
     struct Note: Model, Equatable {
         var id: Int64?
