@@ -26,6 +26,10 @@ public final class PostgresConnection {
         }
         self.handle = handle
         self.canceller = PostgresCanceller(connection: handle)
+        // libpq's default prints the server's notices and warnings (a `RAISE NOTICE`, a
+        // `plainto_tsquery` that found no word) on the process's standard error: a library has
+        // no business writing there, so they are dropped, as SQLite's log is by default.
+        PQsetNoticeProcessor(handle, { _, _ in }, nil)
         // Text is exchanged as UTF-8 whatever the server's default; dates and numbers have one
         // spelling (ISO, '.' decimal point) whatever the server's locale settings.
         _ = PQsetClientEncoding(handle, "UTF8")

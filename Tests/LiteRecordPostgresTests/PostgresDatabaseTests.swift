@@ -55,6 +55,17 @@ struct PostgresDatabaseTests {
         #expect(try database.fetchAll(String.self, sql: "SELECT name FROM things ORDER BY name") == ["a"])
     }
 
+    @Test func serverNoticesAreNotWrittenToStandardError() throws {
+        let database = try PostgresTestServer.freshDatabase()
+        let written = try capturingStandardError {
+            try database.execute(sql: "DO $$ BEGIN RAISE NOTICE 'literecord-notice-probe'; END $$")
+            try database.execute(sql: "DO $$ BEGIN RAISE WARNING 'literecord-warning-probe'; END $$")
+        }
+        #expect(!written.contains("literecord-notice-probe"))
+        #expect(!written.contains("literecord-warning-probe"))
+        #expect(try database.fetchOne(Int.self, sql: "SELECT 1") == 1)
+    }
+
     @Test func readIsReadOnly() throws {
         let database = try PostgresTestServer.freshDatabase()
         try database.execute(sql: "CREATE TABLE things (name text)")
@@ -124,4 +135,26 @@ struct PostgresDatabaseTests {
         #expect(heavy.map(\.label) == (30..<40).map { "g\($0)" })
         #expect(try await database.query(Gadget.self).count() == 40)
     }
+}
+
+/// Runs `body` with the process's standard error sent to a file, and returns what was written
+/// there; the output is then written to the real standard error too, so other tests running
+/// meanwhile lose nothing.
+private func capturingStandardError(_ body: () throws -> Void) throws -> String {
+    let path = NSTemporaryDirectory() + "literecord-stderr-\(UUID().uuidString)"
+    let file = open(path, O_CREAT | O_RDWR | O_TRUNC, 0o600)
+    try #require(file >= 0)
+    defer {
+        close(file)
+        unlink(path)
+    }
+    let savedStandardError = dup(STDERR_FILENO)
+    dup2(file, STDERR_FILENO)
+    let outcome = Result { try body() }
+    dup2(savedStandardError, STDERR_FILENO)
+    close(savedStandardError)
+    let written = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+    FileHandle.standardError.write(Data(written.utf8))
+    try outcome.get()
+    return written
 }
