@@ -55,9 +55,14 @@ let package = Package(
             // The tests run LiteRecordTestHelper and literecord as separate processes: the
             // dependency makes every build of the tests build them too, next to the test bundle,
             // where the tests find them.
-            dependencies: ["LiteRecord", "CSQLite", "LiteRecordTestHelper", "LiteRecordCLI", "literecord"],
+            dependencies: [
+                "LiteRecord", "CSQLite", "LiteRecordTestHelper", "LiteRecordCLI", "literecord",
+                "LiteRecordTestSupport",
+            ],
             path: "Tests/LiteRecordTests"
         ),
+        // What both test targets share: running tests that block off Swift's cooperative pool.
+        .target(name: "LiteRecordTestSupport", path: "Tests/LiteRecordTestSupport"),
         // PostgreSQL backend (the same models and queries through libpq); see README "PostgreSQL".
         .systemLibrary(
             name: "CLibPQ",
@@ -72,7 +77,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LiteRecordPostgresTests",
-            dependencies: ["LiteRecordPostgres", "LiteRecord"],
+            dependencies: ["LiteRecordPostgres", "LiteRecord", "LiteRecordTestSupport"],
             path: "Tests/LiteRecordPostgresTests"
         ),
     ],

@@ -1,6 +1,7 @@
 import Foundation
 import LiteRecord
 import LiteRecordPostgres
+import LiteRecordTestSupport
 import Testing
 
 // What only PostgreSQL has: cancellation, aborted transactions, read-only reads, additive
@@ -15,7 +16,7 @@ private struct Gadget: Model, Equatable {
 }
 
 // Skipped, with the message, without LITERECORD_POSTGRES_URL.
-@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage))
+@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage), .offCooperativePool)
 struct PostgresDatabaseTests {
     @Test func badURLThrowsCannotOpen() {
         expectError(.cannotOpen) {

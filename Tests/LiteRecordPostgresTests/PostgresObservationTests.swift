@@ -1,6 +1,7 @@
 import Foundation
 import LiteRecord
 import LiteRecordPostgres
+import LiteRecordTestSupport
 import Testing
 
 // Observation on PostgreSQL: LISTEN/NOTIFY from the triggers LiteRecord installs, one listening
@@ -120,7 +121,7 @@ private func serverHasSession(_ pid: Int32, on database: PostgresDatabase) throw
     try database.fetchOne(Int.self, sql: "SELECT count(*) FROM pg_stat_activity WHERE pid = \(Int(pid))") == 1
 }
 
-@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage))
+@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage), .offCooperativePool)
 struct PostgresObservationTests {
     @Test func aQueryIsDeliveredAtOnceThenAfterCommitsOfAnotherDatabase() async throws {
         let (observed, writer) = try twoDatabases()

@@ -1,12 +1,13 @@
 import Foundation
 import LiteRecord
 import LiteRecordPostgres
+import LiteRecordTestSupport
 import Testing
 
 // What only PostgreSQL shows about projections and forEach: the SQL in its dialect, the async
 // forms, the cursor forEach reads through, and the documented difference in grouping.
 
-@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage))
+@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage), .offCooperativePool)
 struct PostgresProjectionTests {
     private func database() throws -> PostgresDatabase {
         let pg = try PostgresTestServer.freshDatabase()

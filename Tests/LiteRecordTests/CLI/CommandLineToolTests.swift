@@ -1,5 +1,6 @@
 import Foundation
 import LiteRecord
+import LiteRecordTestSupport
 import Testing
 
 /// The built `literecord` executable, run as a process: help, errors, and the output of

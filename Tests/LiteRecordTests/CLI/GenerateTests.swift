@@ -1,6 +1,7 @@
 import Foundation
 import LiteRecord
 import LiteRecordCLI
+import LiteRecordTestSupport
 import Testing
 
 /// `literecord generate`: the source for Northwind and for a database of hostile names is the

@@ -1,5 +1,6 @@
 import Foundation
 import LiteRecord
+import LiteRecordTestSupport
 import Testing
 
 /// Every async query form, awaited from the main actor. The test target builds in Swift 6

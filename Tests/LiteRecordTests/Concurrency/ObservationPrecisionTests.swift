@@ -1,5 +1,6 @@
 import Foundation
 import LiteRecord
+import LiteRecordTestSupport
 import Testing
 
 /// An observed query skips the fetch when the rows a commit changed cannot alter its results

@@ -1,5 +1,6 @@
 import Foundation
 import LiteRecord
+import LiteRecordTestSupport
 import Testing
 
 /// `Query` is `Sendable`; a query built on a transaction's connection must still never run on

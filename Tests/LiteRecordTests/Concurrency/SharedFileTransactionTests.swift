@@ -1,5 +1,6 @@
 import Foundation
 import LiteRecord
+import LiteRecordTestSupport
 import Testing
 
 /// Two `Database` objects on one file, as an app and its extension have: read-modify-write

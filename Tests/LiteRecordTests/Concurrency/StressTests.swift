@@ -1,5 +1,6 @@
 import Foundation
 import LiteRecord
+import LiteRecordTestSupport
 import Testing
 
 /// A running total per author, kept in the same transaction as the author's notes.

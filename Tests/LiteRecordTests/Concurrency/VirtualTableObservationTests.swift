@@ -1,5 +1,6 @@
 import Foundation
 import LiteRecord
+import LiteRecordTestSupport
 import Testing
 
 /// Observations of fetches that read virtual tables: SQLite's update hook never reports a

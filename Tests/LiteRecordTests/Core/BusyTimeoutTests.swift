@@ -1,5 +1,6 @@
 import Foundation
 import LiteRecord
+import LiteRecordTestSupport
 import Testing
 
 @Suite("Busy timeout between two connections", .offCooperativePool)

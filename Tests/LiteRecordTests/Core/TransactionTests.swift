@@ -1,5 +1,6 @@
 import Foundation
 import LiteRecord
+import LiteRecordTestSupport
 import Testing
 
 /// An error whose identity the tests check: the transaction must rethrow this very instance.

@@ -1,3 +1,4 @@
+import LiteRecordTestSupport
 import Testing
 
 /// The reliability suites: killed processes, several processes, faults from outside.

@@ -1,4 +1,5 @@
 import Foundation
+import LiteRecordTestSupport
 import Testing
 
 /// The trait that keeps blocking tests off Swift's cooperative pool really moves them: were it
@@ -29,8 +30,9 @@ struct OffCooperativePoolTests {
                 return true
             }
             let results = await group.reduce(into: [Bool]()) { $0.append($1) }
+            let openedCount = results.filter { $0 }.count
             #expect(results.count == 65)
-            #expect(results.allSatisfy { $0 })
+            #expect(openedCount == 65)
         }
     }
 

@@ -10,20 +10,23 @@ import Testing
 /// a busy timeout) takes it from every other test, and on a 2-core machine two such tests could
 /// stall an unrelated test past its deadline. Threads of our own remove that coupling: a test
 /// that blocks only ever delays the tests queued behind it on these threads.
-final class DedicatedThreadExecutor: TaskExecutor {
+package final class DedicatedThreadExecutor: TaskExecutor, @unchecked Sendable {
+    // @unchecked Sendable: `jobs` is only touched under `lock`; the rest is immutable.
     /// For tests that block their thread: the suites marked ``Trait/offCooperativePool``.
-    static let blockingTests = DedicatedThreadExecutor(name: "LiteRecordTests.blocking", threadCount: 6)
+    package static let blockingTests = DedicatedThreadExecutor(
+        name: "LiteRecordTests.blocking", threadCount: 6)
     /// For tasks a test starts and needs running promptly, whatever the blocking tests are doing.
-    static let promptTasks = DedicatedThreadExecutor(name: "LiteRecordTests.prompt", threadCount: 4)
+    package static let promptTasks = DedicatedThreadExecutor(name: "LiteRecordTests.prompt", threadCount: 4)
 
     private static let threadNameKey = "LiteRecordTests.DedicatedThreadExecutor"
 
     /// The name of the executor thread running the caller, `nil` on any other thread.
-    static func currentThreadName() -> String? {
+    package static func currentThreadName() -> String? {
         Thread.current.threadDictionary[threadNameKey] as? String
     }
 
-    private let jobs = Locked<[UnownedJob]>([])
+    private let lock = NSLock()
+    private var jobs: [UnownedJob] = []
     private let jobCount = DispatchSemaphore(value: 0)
 
     private init(name: String, threadCount: Int) {
@@ -38,9 +41,9 @@ final class DedicatedThreadExecutor: TaskExecutor {
         }
     }
 
-    func enqueue(_ job: consuming ExecutorJob) {
+    package func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        jobs.withLock { $0.append(job) }
+        lock.withLock { jobs.append(job) }
         jobCount.signal()
     }
 
@@ -49,7 +52,7 @@ final class DedicatedThreadExecutor: TaskExecutor {
         let executor = asUnownedTaskExecutor()
         while true {
             jobCount.wait()
-            let job = jobs.withLock { $0.removeFirst() }
+            let job = lock.withLock { jobs.removeFirst() }
             job.runSynchronously(on: executor)
         }
     }
@@ -60,10 +63,12 @@ final class DedicatedThreadExecutor: TaskExecutor {
 /// Mark every suite whose tests block a thread while they wait (semaphores, latches waited on
 /// synchronously, child processes, busy timeouts), and every suite whose tests wait against a
 /// deadline for work that must make progress meanwhile.
-struct OffCooperativePoolTrait: SuiteTrait, TestTrait, TestScoping {
-    var isRecursive: Bool { true }
+package struct OffCooperativePoolTrait: SuiteTrait, TestTrait, TestScoping {
+    package init() {}
 
-    func provideScope(
+    package var isRecursive: Bool { true }
+
+    package func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
         // A child task started on the executor, rather than `withTaskExecutorPreference`: the
@@ -83,5 +88,5 @@ struct OffCooperativePoolTrait: SuiteTrait, TestTrait, TestScoping {
 
 extension Trait where Self == OffCooperativePoolTrait {
     /// Runs the tests on threads of their own, off Swift's cooperative pool.
-    static var offCooperativePool: Self { Self() }
+    package static var offCooperativePool: Self { Self() }
 }
