@@ -39,7 +39,7 @@ struct PostgresDatabaseTests {
             (error as? DatabaseError)?.resultCode == .interrupt || error is CancellationError
         }
         // The connection is usable again.
-        #expect(try database.fetchOne(Int.self, sql: "SELECT \(41) + 1") == 42)
+        #expect(try await database.fetchOne(Int.self, sql: "SELECT \(41) + 1") == 42)
     }
 
     @Test func aStatementThatFailsAbortsTheTransactionEvenWhenCaught() throws {
