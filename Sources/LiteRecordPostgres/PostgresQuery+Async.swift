@@ -27,7 +27,7 @@ extension PostgresQuery where M: Sendable {
     /// The first matching model, or `nil`, off the calling task; the same as `fetchOne()`.
     ///
     /// - Returns: The first model, or `nil`.
-    /// - Throws: As ``fetchOne()``; ``LiteRecord/ResultCode/interrupt`` when cancelled.
+    /// - Throws: As ``fetchOne()-1s3kc``; ``LiteRecord/ResultCode/interrupt`` when cancelled.
     public func first() async throws -> M? {
         try await runAsync { try $0.first() }
     }

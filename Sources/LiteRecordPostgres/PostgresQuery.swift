@@ -133,7 +133,7 @@ public struct PostgresQuery<M: Model>: Sendable {
         try limit(1, offset: query.backendOffset).fetchAll().first
     }
 
-    /// The first matching model, or `nil`; the same as ``fetchOne()-6yl2e``.
+    /// The first matching model, or `nil`; the same as ``fetchOne()-1s3kc``.
     ///
     /// - Returns: The first model, or `nil`.
     /// - Throws: As ``fetchAll()-7qelv``.
