@@ -187,16 +187,18 @@ struct PostgresAsyncTests {
             }
         }
         try await waitUntil(
-            pg, "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep(120)%'")
+            pg,
+            """
+            SELECT count(*) FROM pg_locks
+            WHERE relation = 'async_kettles'::regclass AND mode = 'AccessExclusiveLock' AND granted
+            """)
         let insert = Task {
             var kettle = Kettle(brand: "Never", litres: 1, watts: 1)
             try await pg.insert(&kettle)
             return kettle.id
         }
         try await waitUntil(
-            pg,
-            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO \"async_kettles\"%'"
-        )
+            pg, "SELECT count(*) FROM pg_locks WHERE relation = 'async_kettles'::regclass AND NOT granted")
         insert.cancel()
         await #expect {
             _ = try await insert.value
@@ -231,7 +233,8 @@ struct PostgresAsyncTests {
     }
 }
 
-/// Polls a count until it is positive: what another connection is doing on the server.
+/// Polls a count until it is positive: what another connection holds or waits for on the server
+/// (`'async_kettles'::regclass` is this test's table, in its own schema).
 private func waitUntil(_ pg: PostgresDatabase, _ sql: SQL) async throws {
     for _ in 0..<400 {
         if try await pg.fetchOne(Int.self, sql: sql) ?? 0 > 0 { return }
