@@ -100,14 +100,92 @@ extension PostgresContext {
     public func find<M: Model>(_ type: M.Type, id: some DatabaseValueConvertible) throws -> M? {
         try withSession { session in
             let table = try session.preparedTable(for: M.self)
-            guard table.primaryKey.count == 1 else {
-                throw PersistenceError(
-                    "\(M.self) has no single-column primary key to find it by", table: table.name)
-            }
+            let key = try table.singleKeyColumn(of: M.self)
             let sql: SQL =
-                "SELECT \(SQL(table.selection)) FROM \(identifier: table.name) WHERE \(identifier: table.primaryKey[0]) = \(id) LIMIT 1"
+                "SELECT \(SQL(table.selection)) FROM \(identifier: table.name) WHERE \(identifier: key) = \(id) LIMIT 1"
             guard let row = try session.execute(sql).lrRows.first else { return nil }
             return try table.decode(M.self, from: row, dateStorage: session.dateStorage)
+        }
+    }
+
+    /// Whether a row has the primary key value.
+    ///
+    /// - Parameters:
+    ///   - type: The model type.
+    ///   - id: The key value.
+    /// - Returns: Whether the row exists.
+    /// - Throws: ``LiteRecord/PersistenceError`` when the model has no single-column key.
+    public func exists<M: Model>(_ type: M.Type, id: some DatabaseValueConvertible) throws -> Bool {
+        try withSession { session in
+            let table = try session.preparedTable(for: M.self)
+            let key = try table.singleKeyColumn(of: M.self)
+            let sql: SQL = "SELECT 1 FROM \(identifier: table.name) WHERE \(identifier: key) = \(id) LIMIT 1"
+            return try !session.execute(sql).rows.isEmpty
+        }
+    }
+
+    /// Deletes the row with a primary key value.
+    ///
+    /// - Parameters:
+    ///   - type: The model type.
+    ///   - id: The key value.
+    /// - Returns: Whether a row was deleted.
+    /// - Throws: ``LiteRecord/PersistenceError`` when the model has no single-column key;
+    ///   ``LiteRecord/DatabaseError`` (a foreign key that restricts the delete).
+    @discardableResult
+    public func delete<M: Model>(_ type: M.Type, id: some DatabaseValueConvertible) throws -> Bool {
+        try withSession { session in
+            let table = try session.preparedTable(for: M.self)
+            let key = try table.singleKeyColumn(of: M.self)
+            let sql: SQL = "DELETE FROM \(identifier: table.name) WHERE \(identifier: key) = \(id)"
+            return try session.execute(sql).changes > 0
+        }
+    }
+
+    /// Every model in the table, in primary key order (SQLite's is rowid order, the same for
+    /// an integer key); in the server's order when the model has no primary key.
+    ///
+    /// - Parameter type: The model type.
+    /// - Returns: The models.
+    /// - Throws: ``LiteRecord/DatabaseError``, ``LiteRecord/RowDecodingError`` for a row that does
+    ///   not decode.
+    public func fetchAll<M: Model>(_ type: M.Type) throws -> [M] {
+        try withSession { session in
+            let table = try session.preparedTable(for: M.self)
+            var sql: SQL = "SELECT \(SQL(table.selection)) FROM \(identifier: table.name)"
+            if !table.primaryKey.isEmpty {
+                let keys = table.primaryKey.map(SQL.quoteIdentifier).joined(separator: ", ")
+                sql.append(SQL(verbatim: " ORDER BY " + keys))
+            }
+            let decoder = table.rowDecoder(dateStorage: session.dateStorage)
+            return try session.execute(sql).lrRows.map { try decoder.decode(M.self, from: $0) }
+        }
+    }
+
+    /// The number of rows in the model's table.
+    ///
+    /// - Parameter type: The model type.
+    /// - Returns: The count.
+    /// - Throws: ``LiteRecord/DatabaseError``.
+    public func count<M: Model>(_ type: M.Type) throws -> Int {
+        try query(M.self).count()
+    }
+
+    /// Creates the model's table, or adds the columns and indexes it lacks, now rather than on
+    /// first use; the same additive changes as on first use (nothing is dropped or converted).
+    ///
+    /// - Parameter type: The model type.
+    /// - Throws: ``LiteRecord/SchemaError`` for a model that cannot be mapped or a change that
+    ///   cannot be made; ``LiteRecord/DatabaseError`` with ``LiteRecord/ResultCode/readOnly`` in
+    ///   a read transaction.
+    public func migrate<M: Model>(_ type: M.Type) throws {
+        try withSession { session in
+            guard !session.isReadOnly else {
+                throw DatabaseError(
+                    resultCode: .readOnly, message: "migrate(\(M.self)) cannot run in a read-only transaction"
+                )
+            }
+            _ = try session.preparedTable(for: M.self)
         }
     }
 
@@ -123,6 +201,17 @@ extension PostgresContext {
 extension PersistenceError {
     static func notFound(table: String) -> PersistenceError {
         PersistenceError("no row of \(table) has the model's primary key", table: table, isRowNotFound: true)
+    }
+}
+
+extension BackendTable {
+    /// The column of the model's single-column primary key, which `find`, `exists` and
+    /// `delete(_:id:)` look rows up by.
+    func singleKeyColumn<M: Model>(of type: M.Type) throws -> String {
+        guard primaryKey.count == 1 else {
+            throw PersistenceError("\(M.self) has no single-column primary key to find it by", table: name)
+        }
+        return primaryKey[0]
     }
 }
 

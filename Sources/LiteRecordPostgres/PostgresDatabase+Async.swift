@@ -70,42 +70,6 @@ extension PostgresDatabase {
     }
 }
 
-extension PostgresQuery where M: Sendable {
-    /// Fetches every matching row, off the calling task; cancelling the task cancels the query.
-    ///
-    /// - Returns: The models.
-    /// - Throws: As ``fetchAll()``; ``LiteRecord/ResultCode/interrupt`` when cancelled.
-    public func fetchAll() async throws -> [M] {
-        try await runAsync { try $0.fetchAll() }
-    }
-
-    /// Fetches the first matching row, off the calling task.
-    ///
-    /// - Returns: The first model, or `nil`.
-    /// - Throws: As ``fetchOne()``.
-    public func fetchOne() async throws -> M? {
-        try await runAsync { try $0.fetchOne() }
-    }
-
-    /// Counts the matching rows, off the calling task.
-    ///
-    /// - Returns: The number of rows.
-    /// - Throws: As ``count()``.
-    public func count() async throws -> Int {
-        try await runAsync { try $0.count() }
-    }
-
-    private func runAsync<T: Sendable>(_ work: @escaping @Sendable (PostgresQuery) throws -> T) async throws
-        -> T
-    {
-        guard let database = target.database else {
-            // A query on a transaction runs inside that transaction's closure, on its thread.
-            return try work(self)
-        }
-        return try await database.runCancellable { _ in try work(self) }
-    }
-}
-
 /// A query built on a ``PostgresDatabase`` (which is `Sendable`) holds only values and that
 /// database, so it may cross to the thread that runs it.
 struct UncheckedSendable<Value>: @unchecked Sendable {

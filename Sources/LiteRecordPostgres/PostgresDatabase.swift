@@ -13,15 +13,6 @@ import LiteRecord
 ///
 /// Safe to share across threads and tasks: each operation borrows a connection from a pool of
 /// ``PostgresConfiguration/maximumConnections`` and returns it when done.
-///
-/// ## Topics
-/// - ``init(url:configuration:)``
-/// - ``transaction(_:)-6j7fl``
-/// - ``write(_:)-6owu``
-/// - ``read(_:)-bfe8``
-/// - ``observe(_:)->PostgresObservation<[M]>``
-/// - ``observe(_:)->PostgresObservation<Value>``
-/// - ``observe(_:)->PostgresObservation<[Including.Element]>``
 public final class PostgresDatabase: PostgresContext, Sendable {
     /// How the database was configured.
     public let configuration: PostgresConfiguration

@@ -133,6 +133,14 @@ public struct PostgresQuery<M: Model>: Sendable {
         try limit(1, offset: query.backendOffset).fetchAll().first
     }
 
+    /// The first matching model, or `nil`; the same as ``fetchOne()-1s3kc``.
+    ///
+    /// - Returns: The first model, or `nil`.
+    /// - Throws: As ``fetchAll()-7qelv``.
+    public func first() throws -> M? {
+        try fetchOne()
+    }
+
     /// Counts the matching rows (after `limit` and `offset`, when given); for a grouped query,
     /// the number of groups, as many as `select(_:_:)` returns.
     ///

@@ -40,7 +40,7 @@ struct PostgresDatabaseTests {
             (error as? DatabaseError)?.resultCode == .interrupt || error is CancellationError
         }
         // The connection is usable again.
-        #expect(try database.fetchOne(Int.self, sql: "SELECT \(41) + 1") == 42)
+        #expect(try await database.fetchOne(Int.self, sql: "SELECT \(41) + 1") == 42)
     }
 
     @Test func aStatementThatFailsAbortsTheTransactionEvenWhenCaught() throws {
@@ -74,6 +74,25 @@ struct PostgresDatabaseTests {
             try database.read { tx in _ = try tx.execute(sql: "INSERT INTO things VALUES (\("x"))") }
         }
         #expect(try database.fetchOne(Int.self, sql: "SELECT count(*) FROM things") == 0)
+    }
+
+    @Test func migrateInAReadThrowsReadOnlyAndMigrateOnTheDatabaseCreatesTheTable() throws {
+        let database = try PostgresTestServer.freshDatabase()
+        #expect {
+            try database.read { tx in try tx.migrate(Gadget.self) }
+        } throws: { error in
+            let error = error as? DatabaseError
+            return error?.resultCode == .readOnly && error?.message.contains("migrate(Gadget)") == true
+        }
+        let tablesSQL: SQL =
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
+        #expect(try database.fetchAll(String.self, sql: tablesSQL) == [])
+        try database.migrate(Gadget.self)
+        #expect(try database.fetchAll(String.self, sql: tablesSQL) == ["gadgets"])
+        #expect(try database.query(Gadget.self).first() == nil)
+        var gadget = Gadget(id: nil, label: "lamp", weight: 2, added: nil)
+        try database.insert(&gadget)
+        #expect(try database.query(Gadget.self).first() == gadget)
     }
 
     @Test func missingColumnsAreAdded() throws {

@@ -203,7 +203,7 @@ struct PostgresFullTextSearchTests {
     @Test func asyncSnippetsAndSearchInATransaction() async throws {
         let pg = try PostgresTestServer.freshDatabase()
         var article = Article(id: nil, title: "Swift", body: "An ORM for Swift on Linux")
-        try pg.insert(&article)
+        try await pg.insert(&article)
         let results = try await pg.query(Article.self).matching("linux")
             .fetchAll(withSnippetsOf: \.body, style: SnippetStyle(before: "<", after: ">"))
         #expect(results.map(\.0) == [article])
@@ -219,13 +219,13 @@ struct PostgresFullTextSearchTests {
     @Test func observedSearchFollowsWrites() async throws {
         let pg = try PostgresTestServer.freshDatabase()
         var first = Article(id: nil, title: "Swift", body: "An ORM")
-        try pg.insert(&first)
+        try await pg.insert(&first)
         var seen: [[String]] = []
         for try await hits in pg.observe(pg.query(Article.self).matching("orm")) {
             seen.append(hits.map(\.title))
             guard seen.count == 1 else { break }
             var second = Article(id: nil, title: "Rust", body: "Another ORM, in a longer text than the first")
-            try pg.insert(&second)
+            try await pg.insert(&second)
         }
         #expect(seen == [["Swift"], ["Swift", "Rust"]])
     }

@@ -29,11 +29,11 @@ struct PostgresMainActorTests {
     @MainActor @Test func asyncQueriesWithClosuresFromTheMainActor() async throws {
         let pg = try PostgresTestServer.freshDatabase()
         var owner = LampOwner(name: "Ada")
-        try pg.insert(&owner)
+        try await pg.insert(&owner)
         for (index, room) in ["hall", "kitchen", "hall", "attic"].enumerated() {
             var lamp = Lamp(
                 room: room, watts: 10 * (index + 1), ownerID: index.isMultiple(of: 2) ? owner.id : nil)
-            try pg.insert(&lamp)
+            try await pg.insert(&lamp)
         }
         let minimum = 15
         let bright = try await pg.query(Lamp.self).where { $0.watts > minimum }.order { $0.watts.ascending }

@@ -129,12 +129,12 @@ struct PostgresObservationTests {
         collector.start(observed.observe(observed.query(Score.self).order { $0.points.descending }))
         #expect(try await collector.wait { $0 == [[]] })
         var alice = Score(id: nil, name: "Alice", points: 10)
-        try writer.insert(&alice)
+        try await writer.insert(&alice)
         #expect(try await collector.wait { $0.last == [alice] })
-        try writer.execute(sql: "UPDATE scores SET points = \(20)")  // raw SQL, as another tool
+        try await writer.execute(sql: "UPDATE scores SET points = \(20)")  // raw SQL, as another tool
         alice.points = 20
         #expect(try await collector.wait { $0.last == [alice] })
-        try writer.execute(sql: "TRUNCATE scores")
+        try await writer.execute(sql: "TRUNCATE scores")
         #expect(try await collector.wait { $0.last == [] })
         await collector.stop()
         #expect(collector.failure == nil)
@@ -143,7 +143,7 @@ struct PostgresObservationTests {
 
     @Test func rolledBackWritesAreNotSeen() async throws {
         let (observed, writer) = try twoDatabases()
-        try writer.execute(sql: "CREATE TABLE counters (value bigint)")
+        try await writer.execute(sql: "CREATE TABLE counters (value bigint)")
         let collector = Collector<Int>()
         collector.start(
             observed.observe { tx in
@@ -162,7 +162,7 @@ struct PostgresObservationTests {
         // No notification: nothing fetches again (a commit would, within milliseconds).
         try await Task.sleep(for: .milliseconds(500))
         #expect(collector.fetches == fetchesBefore)
-        try writer.execute(sql: "INSERT INTO counters VALUES (\(2))")
+        try await writer.execute(sql: "INSERT INTO counters VALUES (\(2))")
         #expect(try await collector.wait { $0 == [0, 1] })
         #expect(collector.fetches > fetchesBefore)
         await collector.stop()
@@ -182,11 +182,11 @@ struct PostgresObservationTests {
         #expect(try await counted.wait { $0 == [[]] })
         let fetchesBefore = counted.fetches
         var low = Score(id: nil, name: "Low", points: 50)
-        try writer.insert(&low)
+        try await writer.insert(&low)
         // The commit makes the observation fetch again, and the same result is not delivered.
         #expect(try await counted.wait { _ in counted.fetches > fetchesBefore })
         var top = Score(id: nil, name: "Top", points: 150)
-        try writer.insert(&top)
+        try await writer.insert(&top)
         #expect(try await counted.wait { $0.count == 2 })
         #expect(try await high.wait { $0.count == 2 })
         await high.stop()
@@ -197,8 +197,8 @@ struct PostgresObservationTests {
 
     @Test func aJoinIsObservedThroughEveryTableItReads() async throws {
         let (observed, writer) = try twoDatabases()
-        try writer.execute(sql: "CREATE TABLE members (team text, person text)")
-        try writer.execute(sql: "CREATE TABLE captains (team text, person text)")
+        try await writer.execute(sql: "CREATE TABLE members (team text, person text)")
+        try await writer.execute(sql: "CREATE TABLE captains (team text, person text)")
         let collector = Collector<[String]>()
         collector.start(
             observed.observe { tx in
@@ -209,9 +209,9 @@ struct PostgresObservationTests {
                         WHERE EXISTS (SELECT 1 FROM captains c WHERE c.person = m.person) ORDER BY 1
                         """)
             })
-        try writer.execute(sql: "INSERT INTO members VALUES ('red', 'ann'), ('red', 'bob')")
+        try await writer.execute(sql: "INSERT INTO members VALUES ('red', 'ann'), ('red', 'bob')")
         #expect(try await collector.wait { $0.last == [] })
-        try writer.execute(sql: "INSERT INTO captains VALUES ('red', 'bob')")  // the subquery's table
+        try await writer.execute(sql: "INSERT INTO captains VALUES ('red', 'bob')")  // the subquery's table
         #expect(try await collector.wait { $0.last == ["bob"] })
         await collector.stop()
     }
@@ -237,7 +237,7 @@ struct PostgresObservationTests {
         #expect(sessionIsGone)
         // Nothing is delivered after cancellation; a new observation starts a new listener.
         var bob = Score(id: nil, name: "Bob", points: 1)
-        try writer.insert(&bob)
+        try await writer.insert(&bob)
         let again = Collector<[Score]>()
         again.start(observed.observe(observed.query(Score.self)))
         #expect(try await again.wait { $0 == [[bob]] })
@@ -269,7 +269,7 @@ struct PostgresObservationTests {
         var scores: [Score] = []
         for points in [3, 8] {
             var score = Score(id: nil, name: "p\(points)", points: points)
-            try writer.insert(&score)
+            try await writer.insert(&score)
             scores.append(score)
         }
         for (index, collector) in collectors.enumerated() {
@@ -288,7 +288,7 @@ struct PostgresObservationTests {
         let (observed, _) = try twoDatabases()
         let (other, _) = try twoDatabases()
         var mine = Team(id: nil, name: "mine")
-        try observed.insert(&mine)
+        try await observed.insert(&mine)
         let collector = Collector<[Team]>()
         collector.start(
             observed.observe { tx in
@@ -298,7 +298,7 @@ struct PostgresObservationTests {
         #expect(try await collector.wait { $0 == [[mine]] })
         let fetchesBefore = collector.fetches
         var elsewhere = Team(id: nil, name: "elsewhere")
-        try other.insert(&elsewhere)
+        try await other.insert(&elsewhere)
         try await Task.sleep(for: .milliseconds(300))
         #expect(collector.fetches == fetchesBefore)
         await collector.stop()
@@ -331,25 +331,25 @@ struct PostgresObservationTests {
         // Before any row reaches the lower levels, every table the tree reads is listened to.
         #expect(try triggeredTables(observed) == ["obs_critiques", "obs_novels", "obs_writers"])
         var ann = Writer(id: nil, name: "Ann")
-        try writer.insert(&ann)
+        try await writer.insert(&ann)
         #expect(try await collector.wait { $0.last.map(describe) == ["Ann: "] })
         var dune = Novel(id: nil, writerID: try #require(ann.id), title: "Dune")
-        try writer.insert(&dune)
+        try await writer.insert(&dune)
         #expect(try await collector.wait { $0.last.map(describe) == ["Ann: Dune []"] })
         var critique = Critique(id: nil, novelID: try #require(dune.id), stars: 4)
-        try writer.insert(&critique)  // the third level
+        try await writer.insert(&critique)  // the third level
         #expect(try await collector.wait { $0.last.map(describe) == ["Ann: Dune [4]"] })
-        try writer.execute(sql: "UPDATE obs_critiques SET stars = \(5)")  // raw SQL, as another tool
+        try await writer.execute(sql: "UPDATE obs_critiques SET stars = \(5)")  // raw SQL, as another tool
         #expect(try await collector.wait { $0.last.map(describe) == ["Ann: Dune [5]"] })
         let delivered = collector.values.count
         // A table the query does not read gets no trigger, and its changes deliver nothing.
         var team = Team(id: nil, name: "red")
-        try writer.insert(&team)
-        try writer.execute(sql: "UPDATE teams SET name = \("blue")")
+        try await writer.insert(&team)
+        try await writer.execute(sql: "UPDATE teams SET name = \("blue")")
         try await Task.sleep(for: .milliseconds(300))
         #expect(collector.values.count == delivered)
         #expect(try triggeredTables(observed) == ["obs_critiques", "obs_novels", "obs_writers"])
-        try writer.execute(sql: "DELETE FROM obs_novels")  // cascades to the critiques
+        try await writer.execute(sql: "DELETE FROM obs_novels")  // cascades to the critiques
         #expect(try await collector.wait { $0.last.map(describe) == ["Ann: "] })
         await collector.stop()
         #expect(collector.failure == nil)
@@ -362,13 +362,13 @@ struct PostgresObservationTests {
     @Test func aToOneIncludingQueryIsObservedThroughItsRelatedTable() async throws {
         let (observed, writer) = try twoDatabases()
         var ann = Writer(id: nil, name: "Ann")
-        try writer.insert(&ann)
+        try await writer.insert(&ann)
         var dune = Novel(id: nil, writerID: try #require(ann.id), title: "Dune")
-        try writer.insert(&dune)
+        try await writer.insert(&dune)
         let collector = Collector<[(Novel, Writer?)]>()
         collector.start(observed.observe(observed.query(Novel.self).including(one: Writer.self)))
         #expect(try await collector.wait { $0.last.map(credits) == ["Dune by Ann"] })
-        try writer.execute(sql: "UPDATE obs_writers SET name = \("Anna")")  // only the related table
+        try await writer.execute(sql: "UPDATE obs_writers SET name = \("Anna")")  // only the related table
         #expect(try await collector.wait { $0.last.map(credits) == ["Dune by Anna"] })
         await collector.stop()
         #expect(collector.failure == nil)

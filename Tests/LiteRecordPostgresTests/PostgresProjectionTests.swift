@@ -141,7 +141,7 @@ struct PostgresProjectionTests {
         let first = try await iterator.next()
         #expect(first == (0..<20).reduce(0, +))
         var row = StreamRow(id: nil, position: 100, label: "late", bucket: 1)
-        try pg.insert(&row)
+        try await pg.insert(&row)
         let second = try await iterator.next()
         #expect(second == (0..<20).reduce(0, +) + 100)
     }

@@ -170,3 +170,9 @@ extension Query {
         return (query.selectSQL("*", table: table), column)
     }
 }
+
+extension Query {
+    /// The columns the query's closures receive, for a backend that builds a column or an
+    /// assignment on the calling task before the query runs on another thread (its async forms).
+    package var backendColumns: Columns<M> { columns }
+}

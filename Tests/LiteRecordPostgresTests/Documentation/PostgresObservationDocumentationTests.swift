@@ -30,7 +30,7 @@ struct PostgresObservationDocumentationTests {
         let writer = Task {
             try await Task.sleep(for: .milliseconds(200))
             var alice = Player(id: nil, name: "Alice", score: 120)
-            try pg.insert(&alice)
+            try await pg.insert(&alice)
         }
         for try await players in pg.observe(pg.query(Player.self).where { $0.score > 100 }) {
             scoreboard.show(players)  // [Player], now and after each commit that changes them

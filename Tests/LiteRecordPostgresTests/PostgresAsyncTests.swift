@@ -1,0 +1,244 @@
+import Foundation
+import LiteRecord
+import LiteRecordPostgres
+import Testing
+
+// The async forms of PostgresDatabase's raw SQL and model operations and of PostgresQuery's
+// results, aggregates and changes, awaited from the main actor in Swift 6 mode: each result is
+// checked with a second query, errors keep their kind, and cancelling an async write cancels
+// its statement on the server and leaves nothing behind.
+
+private struct Kettle: Model, Equatable {
+    var id: Int64?
+    var brand: String
+    var litres: Double
+    var watts: Int
+    static let schema = Schema<Kettle>(table: "async_kettles")
+}
+
+/// A model whose key the caller chooses.
+private struct Mug: Model, Equatable {
+    var id: Int64
+    var colour: String
+    static let schema = Schema<Mug>(table: "async_mugs")
+}
+
+@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage))
+struct PostgresAsyncTests {
+    @MainActor @Test func rawSQLFromTheMainActor() async throws {
+        let pg = try PostgresTestServer.freshDatabase()
+        try await pg.execute(sql: "CREATE TABLE shelf (slot integer PRIMARY KEY, item text NOT NULL)")
+        let item = "teapot"
+        let inserted = try await pg.execute(
+            sql: "INSERT INTO shelf VALUES (1, \(item)), (2, 'cup'), (3, 'jug')")
+        #expect(inserted == 3)
+        let changed = try await pg.execute(sql: "UPDATE shelf SET item = upper(item) WHERE slot >= \(2)")
+        #expect(changed == 2)
+
+        let rows = try await pg.fetchRows(sql: "SELECT slot, item FROM shelf ORDER BY slot")
+        #expect(rows.count == 3)
+        #expect(try rows.first?.value(named: "item") == .text("teapot"))
+        #expect(try rows.last?.value(named: "slot") == .integer(3))
+        let items = try await pg.fetchAll(String.self, sql: "SELECT item FROM shelf ORDER BY slot")
+        #expect(items == ["teapot", "CUP", "JUG"])
+        let second = try await pg.fetchOne(String.self, sql: "SELECT item FROM shelf WHERE slot = \(2)")
+        #expect(second == "CUP")
+        let none = try await pg.fetchOne(String.self, sql: "SELECT item FROM shelf WHERE slot = \(9)")
+        #expect(none == nil)
+
+        // The same errors as the synchronous forms: a duplicate key, SQL that does not parse.
+        await #expect {
+            try await pg.execute(sql: "INSERT INTO shelf VALUES (1, 'again')")
+        } throws: { error in
+            (error as? DatabaseError)?.resultCode == .constraintPrimaryKey
+        }
+        await #expect {
+            _ = try await pg.fetchRows(sql: "SELEC 1")
+        } throws: { error in
+            (error as? DatabaseError)?.resultCode == .error
+        }
+        let count = try await pg.fetchOne(Int.self, sql: "SELECT count(*) FROM shelf")
+        #expect(count == 3)
+    }
+
+    @MainActor @Test func modelsFromTheMainActor() async throws {
+        let pg = try PostgresTestServer.freshDatabase()
+        try await pg.migrate(Kettle.self)
+        let columns = try await pg.fetchAll(
+            String.self,
+            sql: """
+                SELECT column_name FROM information_schema.columns
+                WHERE table_schema = current_schema() AND table_name = 'async_kettles' ORDER BY column_name
+                """)
+        #expect(columns == ["brand", "id", "litres", "watts"])
+
+        var steel = Kettle(brand: "Steel", litres: 1.7, watts: 2200)
+        try await pg.insert(&steel)
+        let steelID = try #require(steel.id)
+        var batch = try await pg.insert(contentsOf: [
+            Kettle(brand: "Glass", litres: 1.5, watts: 2000),
+            Kettle(brand: "Travel", litres: 0.5, watts: 800),
+        ])
+        #expect(batch.allSatisfy { $0.id != nil })
+        #expect(batch.map(\.brand) == ["Glass", "Travel"])
+        let stored = try await pg.fetchAll(
+            String.self, sql: "SELECT brand FROM async_kettles ORDER BY id")
+        #expect(stored == ["Steel", "Glass", "Travel"])
+
+        steel.watts = 3000
+        try await pg.update(steel)
+        let watts = try await pg.fetchOne(
+            Int.self, sql: "SELECT watts FROM async_kettles WHERE id = \(steelID)")
+        #expect(watts == 3000)
+
+        batch[0].litres = 1.8
+        try await pg.save(&batch[0])  // an update: the row has the key
+        var fresh = Kettle(brand: "Copper", litres: 1.2, watts: 1800)
+        try await pg.save(&fresh)  // an insert: the generated key is set
+        let freshID = try #require(fresh.id)
+        let litres = try await pg.fetchAll(Double.self, sql: "SELECT litres FROM async_kettles ORDER BY id")
+        #expect(litres == [1.7, 1.8, 0.5, 1.2])
+
+        let found = try await pg.find(Kettle.self, id: freshID)
+        #expect(found == fresh)
+        let missing = try await pg.find(Kettle.self, id: 9999)
+        #expect(missing == nil)
+        let exists = try await pg.exists(Kettle.self, id: steelID)
+        let existsNot = try await pg.exists(Kettle.self, id: 9999)
+        #expect(exists && !existsNot)
+        let all = try await pg.fetchAll(Kettle.self)
+        #expect(all == [steel, batch[0], batch[1], fresh])
+        let count = try await pg.count(Kettle.self)
+        #expect(count == 4)
+
+        let deleted = try await pg.delete(steel)
+        let deletedByID = try await pg.delete(Kettle.self, id: freshID)
+        let deletedAgain = try await pg.delete(Kettle.self, id: freshID)
+        #expect(deleted && deletedByID && !deletedAgain)
+        let left = try await pg.fetchAll(Int64.self, sql: "SELECT id FROM async_kettles ORDER BY id")
+        #expect(left == batch.compactMap(\.id))
+
+        // A key the caller chose; its duplicate fails as the synchronous insert does.
+        try await pg.insert(Mug(id: 7, colour: "blue"))
+        let colour = try await pg.fetchOne(String.self, sql: "SELECT colour FROM async_mugs WHERE id = 7")
+        #expect(colour == "blue")
+        await #expect {
+            try await pg.insert(Mug(id: 7, colour: "red"))
+        } throws: { error in
+            (error as? DatabaseError)?.resultCode == .constraintPrimaryKey
+        }
+        await #expect {
+            try await pg.update(Mug(id: 8, colour: "green"))
+        } throws: { error in
+            (error as? PersistenceError)?.isRowNotFound == true
+        }
+        let mugs = try await pg.fetchAll(String.self, sql: "SELECT colour FROM async_mugs ORDER BY id")
+        #expect(mugs == ["blue"])
+    }
+
+    @MainActor @Test func queryResultsAggregatesAndChangesFromTheMainActor() async throws {
+        let pg = try PostgresTestServer.freshDatabase()
+        _ = try await pg.insert(contentsOf: [
+            Kettle(brand: "A", litres: 1.0, watts: 1000), Kettle(brand: "B", litres: 1.5, watts: 2000),
+            Kettle(brand: "C", litres: 2.0, watts: 3000), Kettle(brand: "D", litres: 0.5, watts: 500),
+        ])
+        let minimum = 900
+        let strong = pg.query(Kettle.self).where { $0.watts > minimum }
+        let first = try await strong.order { $0.watts.descending }.first()
+        #expect(first?.brand == "C")
+        let noneFirst = try await pg.query(Kettle.self).where { $0.watts > 9000 }.first()
+        #expect(noneFirst == nil)
+        let exists = try await strong.exists()
+        let existsNot = try await pg.query(Kettle.self).where { $0.brand == "Z" }.exists()
+        #expect(exists && !existsNot)
+
+        let sum = try await strong.sum { $0.watts }
+        #expect(sum == 6000)
+        let emptySum = try await pg.query(Kettle.self).where { $0.brand == "Z" }.sum { $0.watts }
+        #expect(emptySum == 0)
+        let smallest = try await strong.min { $0.litres }
+        let largest = try await pg.query(Kettle.self).max { $0.brand }
+        #expect(smallest == 1.0 && largest == "D")
+        let average = try await strong.average { $0.watts }
+        #expect(average == 2000)
+        let noAverage = try await pg.query(Kettle.self).where { $0.brand == "Z" }.average { $0.watts }
+        #expect(noAverage == nil)
+
+        let bonus = 5
+        let updated = try await strong.updateAll { [$0.watts.set(to: $0.watts + bonus)] }
+        #expect(updated == 3)
+        let watts = try await pg.fetchAll(Int.self, sql: "SELECT watts FROM async_kettles ORDER BY brand")
+        #expect(watts == [1005, 2005, 3005, 500])
+        let removed = try await pg.query(Kettle.self).where { $0.litres >= 1.5 }.deleteAll()
+        #expect(removed == 2)
+        let brands = try await pg.fetchAll(String.self, sql: "SELECT brand FROM async_kettles ORDER BY brand")
+        #expect(brands == ["A", "D"])
+    }
+
+    @Test func cancellingAnAsyncInsertCancelsItOnTheServerAndStoresNothing() async throws {
+        let pg = try PostgresTestServer.freshDatabase()
+        try await pg.migrate(Kettle.self)
+        // Another transaction holds the table, so that the insert waits on the server until it
+        // is cancelled.
+        let holder = Task {
+            try await pg.transaction { tx in
+                try tx.execute(sql: "LOCK TABLE async_kettles IN ACCESS EXCLUSIVE MODE")
+                try tx.execute(sql: "SELECT pg_sleep(120)")
+            }
+        }
+        try await waitUntil(
+            pg,
+            """
+            SELECT count(*) FROM pg_locks
+            WHERE relation = 'async_kettles'::regclass AND mode = 'AccessExclusiveLock' AND granted
+            """)
+        let insert = Task {
+            var kettle = Kettle(brand: "Never", litres: 1, watts: 1)
+            try await pg.insert(&kettle)
+            return kettle.id
+        }
+        try await waitUntil(
+            pg, "SELECT count(*) FROM pg_locks WHERE relation = 'async_kettles'::regclass AND NOT granted")
+        insert.cancel()
+        await #expect {
+            _ = try await insert.value
+        } throws: { error in
+            (error as? DatabaseError)?.resultCode == .interrupt
+        }
+        holder.cancel()
+        await #expect {
+            try await holder.value
+        } throws: { error in
+            (error as? DatabaseError)?.resultCode == .interrupt
+        }
+        let rows = try await pg.fetchOne(Int.self, sql: "SELECT count(*) FROM async_kettles")
+        #expect(rows == 0)
+        // The connections went back to the pool in working order.
+        var kettle = Kettle(brand: "Later", litres: 1, watts: 1)
+        try await pg.insert(&kettle)
+        let brands = try await pg.fetchAll(String.self, sql: "SELECT brand FROM async_kettles")
+        #expect(brands == ["Later"])
+    }
+
+    @Test func aCancelledTaskWritesNothing() async throws {
+        let pg = try PostgresTestServer.freshDatabase()
+        try await pg.migrate(Kettle.self)
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            try await pg.insert(Kettle(brand: "Never", litres: 1, watts: 1))
+        }
+        await #expect(throws: CancellationError.self) { try await task.value }
+        let count = try await pg.count(Kettle.self)
+        #expect(count == 0)
+    }
+}
+
+/// Polls a count until it is positive: what another connection holds or waits for on the server
+/// (`'async_kettles'::regclass` is this test's table, in its own schema).
+private func waitUntil(_ pg: PostgresDatabase, _ sql: SQL) async throws {
+    for _ in 0..<400 {
+        if try await pg.fetchOne(Int.self, sql: sql) ?? 0 > 0 { return }
+        try await Task.sleep(for: .milliseconds(25))
+    }
+    Issue.record("timed out waiting for: \(sql)")
+}
