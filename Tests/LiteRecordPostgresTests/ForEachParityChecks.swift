@@ -35,7 +35,7 @@ struct StopIteration: Error, Equatable {
 enum ForEachParityChecks {
     static let rowCount = 1_234
 
-    private static func insertRows(_ backend: some ProjectionTestBackend) throws -> [StreamRow] {
+    private static func insertRows(_ backend: some TestBackend) throws -> [StreamRow] {
         var rows: [StreamRow] = []
         try backend.transaction { tx in
             for position in 0..<rowCount {
@@ -49,7 +49,7 @@ enum ForEachParityChecks {
     }
 
     /// Models and projections, whole and stopped early, on the database.
-    static func iteration(_ backend: some ProjectionTestBackend) throws {
+    static func iteration(_ backend: some TestBackend) throws {
         let rows = try insertRows(backend)
         let query = backend.parityQuery(StreamRow.self).order { $0.position.descending }
         var seen: [StreamRow] = []
@@ -111,13 +111,9 @@ enum ForEachParityChecks {
 
     /// Inside a transaction: the body uses the transaction, iterations nest, and a throwing body
     /// leaves the transaction usable and committing.
-    static func insideTransaction(_ backend: some ProjectionTestBackend) throws {
+    static func insideTransaction(_ backend: some TestBackend) throws {
         let rows = try insertRows(backend)
-        try backend.transaction { anyTransaction in
-            guard let tx = anyTransaction as? any ProjectionTestBackend else {
-                Issue.record("\(backend.name): the transaction is not a ProjectionTestBackend")
-                return
-            }
+        try backend.transaction { tx in
             let query = tx.parityQuery(StreamRow.self).order { $0.position.ascending }
             // The body writes through the same transaction while rows are pending.
             var logged = 0

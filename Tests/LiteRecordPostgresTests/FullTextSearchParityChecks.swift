@@ -28,63 +28,36 @@ protocol FullTextSearchBackend: TestBackend {
     func deleteMatching(_ text: String) throws -> Int
 }
 
+/// Both backends run the same source, on their own queries.
 extension FullTextSearchBackend {
     func searchIDs(_ text: String, ordered: Bool = false, distinct: Bool = false, limit: Int? = nil) throws
         -> [Int64]
     {
-        try searchIDs(text, ordered: ordered, distinct: distinct, limit: limit)
-    }
-}
-
-extension SQLiteBackend: FullTextSearchBackend {
-    func searchIDs(_ text: String, ordered: Bool, distinct: Bool, limit: Int?) throws -> [Int64] {
-        var query = context.query(SearchDocument.self).matching(text)
+        var query = parityQuery(SearchDocument.self).matching(text)
         if ordered { query = query.order { $0.id.ascending } }
         if distinct { query = query.distinct() }
-        if let limit { query = query.limit(limit) }
+        if let limit { query = query.limit(limit, offset: nil) }
         return try query.fetchAll().compactMap(\.id)
     }
     func searchIDs(_ first: String, _ second: String) throws -> [Int64] {
-        try context.query(SearchDocument.self).matching(first).matching(second).order { $0.id.ascending }
+        try parityQuery(SearchDocument.self).matching(first).matching(second).order { $0.id.ascending }
             .fetchAll().compactMap(\.id)
     }
     func searchCount(_ text: String, where condition: @escaping (Columns<SearchDocument>) -> Condition) throws
         -> Int
     {
-        try context.query(SearchDocument.self).where(condition).matching(text).count()
+        try parityQuery(SearchDocument.self).where(condition).matching(text).count()
     }
     func snippets(_ text: String, style: SnippetStyle) throws -> [(SearchDocument, String)] {
-        try context.query(SearchDocument.self).matching(text).fetchAll(withSnippetsOf: \.body, style: style)
+        try parityQuery(SearchDocument.self).matching(text).fetchAll(withSnippetsOf: \.body, style: style)
     }
     func deleteMatching(_ text: String) throws -> Int {
-        try context.query(SearchDocument.self).matching(text).deleteAll()
+        try parityQuery(SearchDocument.self).matching(text).deleteAll()
     }
 }
 
-extension PostgresBackend: FullTextSearchBackend {
-    func searchIDs(_ text: String, ordered: Bool, distinct: Bool, limit: Int?) throws -> [Int64] {
-        var query = context.query(SearchDocument.self).matching(text)
-        if ordered { query = query.order { $0.id.ascending } }
-        if distinct { query = query.distinct() }
-        if let limit { query = query.limit(limit) }
-        return try query.fetchAll().compactMap(\.id)
-    }
-    func searchIDs(_ first: String, _ second: String) throws -> [Int64] {
-        try context.query(SearchDocument.self).matching(first).matching(second).order { $0.id.ascending }
-            .fetchAll().compactMap(\.id)
-    }
-    func searchCount(_ text: String, where condition: @escaping (Columns<SearchDocument>) -> Condition) throws
-        -> Int
-    {
-        try context.query(SearchDocument.self).where(condition).matching(text).count()
-    }
-    func snippets(_ text: String, style: SnippetStyle) throws -> [(SearchDocument, String)] {
-        try context.query(SearchDocument.self).matching(text).fetchAll(withSnippetsOf: \.body, style: style)
-    }
-    func deleteMatching(_ text: String) throws -> Int {
-        try context.query(SearchDocument.self).matching(text).deleteAll()
-    }
-}
+extension SQLiteBackend: FullTextSearchBackend {}
+extension PostgresBackend: FullTextSearchBackend {}
 
 enum FullTextSearchParityChecks {
     /// Inserts the documents the checks search; their ids, in order.

@@ -99,7 +99,7 @@ struct ProjectionTotal: Decodable { var total: Int }
 
 enum ProjectionParityChecks {
     /// `select(T.self)` and `select(T.self) { ... }`: the rows Swift selects, values unchanged.
-    static func projections(_ backend: some ProjectionTestBackend) throws {
+    static func projections(_ backend: some TestBackend) throws {
         let records = try QueryLanguageParityChecks.insertRandom(backend, count: 60, seed: 21)
         let byID = records.sorted { ($0.id ?? 0) < ($1.id ?? 0) }
         let query = backend.parityQuery(TextRecord.self).order { $0.id.ascending }
@@ -139,7 +139,7 @@ enum ProjectionParityChecks {
     }
 
     /// Columns named with quotes, `;`, `--` and a keyword are selected, grouped and summed.
-    private static func hostileColumnNames(_ backend: some ProjectionTestBackend) throws {
+    private static func hostileColumnNames(_ backend: some TestBackend) throws {
         var rows: [HostileColumns] = []
         for (index, name) in ["O'Brien", "\"; DROP TABLE x; --", "O'Brien", "select"].enumerated() {
             var row = HostileColumns(id: nil, name: name, score: index + 1)
@@ -161,7 +161,7 @@ enum ProjectionParityChecks {
     }
 
     /// `group(by:)` with `rowCount`, `sum`, `min`, `max` and `average`, and `count()` of groups.
-    static func grouping(_ backend: some ProjectionTestBackend) throws {
+    static func grouping(_ backend: some TestBackend) throws {
         let records = try QueryLanguageParityChecks.insertRandom(backend, count: 90, seed: 5)
         let query = backend.parityQuery(TextRecord.self)
         let groups = try query.group(by: \.level).order { $0.level.ascending }.selectAll(LevelGroup.self) {
@@ -204,7 +204,7 @@ enum ProjectionParityChecks {
     }
 
     /// Aggregates of booleans, dates, doubles and `Int64`, grouped by an optional enum.
-    private static func groupingTypedAggregates(_ backend: some ProjectionTestBackend) throws {
+    private static func groupingTypedAggregates(_ backend: some TestBackend) throws {
         var generator = SplitMix64(state: 77)
         var records: [ParityRecord] = []
         for index in 0..<70 {
@@ -255,7 +255,7 @@ enum ProjectionParityChecks {
     }
 
     /// A projection that cannot be built or decoded fails with the same error on both backends.
-    static func errors(_ backend: some ProjectionTestBackend) throws {
+    static func errors(_ backend: some TestBackend) throws {
         _ = try QueryLanguageParityChecks.insertRandom(backend, count: 3, seed: 8)
         let query = backend.parityQuery(TextRecord.self).order { $0.id.ascending }
 

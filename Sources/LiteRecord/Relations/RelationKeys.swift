@@ -53,11 +53,7 @@ struct RowKeys {
                 break
             }
         }
-        if general == nil {
-            general = integers.map { integer in integer.map { .single(.integer($0)) } }
-            integers = []
-        }
-        general?.append(try RelationKey(statement, columns: columns))
+        appendGeneral(try RelationKey(statement, columns: columns))
     }
 
     /// Appends the key of a row another backend returned: its key columns' values.
@@ -74,11 +70,17 @@ struct RowKeys {
                 break
             }
         }
+        appendGeneral(RelationKey(values))
+    }
+
+    /// Appends a key to ``general``, first turning the integers read so far into
+    /// ``RelationKey``s when this is the first key that is not a single INTEGER.
+    private mutating func appendGeneral(_ key: RelationKey?) {
         if general == nil {
             general = integers.map { integer in integer.map { .single(.integer($0)) } }
             integers = []
         }
-        general?.append(RelationKey(values))
+        general?.append(key)
     }
 }
 

@@ -37,44 +37,36 @@ protocol NestedRelationTestBackend: RelationTestBackend {
 }
 
 extension SQLiteBackend: NestedRelationTestBackend {
-    private func roots<M: Model>(_ shape: RootShape<M>) -> Query<M> {
-        var query = context.query(M.self)
-        if let condition = shape.condition { query = query.where(condition) }
-        if let order = shape.order { query = query.order(order) }
-        if let limit = shape.limit { query = query.limit(limit, offset: shape.offset) }
-        return query
-    }
-
     func fetchAll<Root: Model, Target: Model, Children: IncludingQuery>(
         _ root: RootShape<Root>, includingAll target: Target.Type, _ children: (Query<Target>) -> Children
     ) throws -> [(Root, [Children.Element])] where Children.Root == Target {
-        try roots(root).including(all: Target.self, children).fetchAll()
+        try rootQuery(root).including(all: Target.self, children).fetchAll()
     }
 
     func fetchAll<Root: Model, Target: Model, Child: IncludingQuery>(
         _ root: RootShape<Root>, includingOne target: Target.Type, _ child: (Query<Target>) -> Child
     ) throws -> [(Root, Child.Element?)] where Child.Root == Target {
-        try roots(root).including(one: Target.self, child).fetchAll()
+        try rootQuery(root).including(one: Target.self, child).fetchAll()
     }
 
     func fetchAll<Root: Model, Target: Model, Junction: Model, Children: IncludingQuery>(
         _ root: RootShape<Root>, includingAll target: Target.Type, through junction: Junction.Type,
         _ children: (Query<Target>) -> Children
     ) throws -> [(Root, [Children.Element])] where Children.Root == Target {
-        try roots(root).including(all: Target.self, through: Junction.self, children).fetchAll()
+        try rootQuery(root).including(all: Target.self, through: Junction.self, children).fetchAll()
     }
 
     func fetchAll<T: Decodable, Root: Model, Target: Model, Children: IncludingQuery>(
         _ type: T.Type, _ root: RootShape<Root>, includingAll target: Target.Type,
         _ children: (Query<Target>) -> Children
     ) throws -> [T] where Children.Root == Target {
-        try roots(root).including(all: Target.self, children).fetchAll(T.self)
+        try rootQuery(root).including(all: Target.self, children).fetchAll(T.self)
     }
 
     func fetchAll<T: Decodable, Root: Model, Target: Model>(
         _ type: T.Type, _ root: RootShape<Root>, includingAll target: Target.Type
     ) throws -> [T] {
-        try roots(root).including(all: Target.self).fetchAll(T.self)
+        try rootQuery(root).including(all: Target.self).fetchAll(T.self)
     }
 
     func selects<T>(_ body: (SQLiteBackend) throws -> T) throws -> (value: T, selects: [String]) {
@@ -88,44 +80,36 @@ extension SQLiteBackend: NestedRelationTestBackend {
 }
 
 extension PostgresBackend: NestedRelationTestBackend {
-    private func roots<M: Model>(_ shape: RootShape<M>) -> PostgresQuery<M> {
-        var query = context.query(M.self)
-        if let condition = shape.condition { query = query.where(condition) }
-        if let order = shape.order { query = query.order(order) }
-        if let limit = shape.limit { query = query.limit(limit, offset: shape.offset) }
-        return query
-    }
-
     func fetchAll<Root: Model, Target: Model, Children: IncludingQuery>(
         _ root: RootShape<Root>, includingAll target: Target.Type, _ children: (Query<Target>) -> Children
     ) throws -> [(Root, [Children.Element])] where Children.Root == Target {
-        try roots(root).including(all: Target.self, children).fetchAll()
+        try rootQuery(root).including(all: Target.self, children).fetchAll()
     }
 
     func fetchAll<Root: Model, Target: Model, Child: IncludingQuery>(
         _ root: RootShape<Root>, includingOne target: Target.Type, _ child: (Query<Target>) -> Child
     ) throws -> [(Root, Child.Element?)] where Child.Root == Target {
-        try roots(root).including(one: Target.self, child).fetchAll()
+        try rootQuery(root).including(one: Target.self, child).fetchAll()
     }
 
     func fetchAll<Root: Model, Target: Model, Junction: Model, Children: IncludingQuery>(
         _ root: RootShape<Root>, includingAll target: Target.Type, through junction: Junction.Type,
         _ children: (Query<Target>) -> Children
     ) throws -> [(Root, [Children.Element])] where Children.Root == Target {
-        try roots(root).including(all: Target.self, through: Junction.self, children).fetchAll()
+        try rootQuery(root).including(all: Target.self, through: Junction.self, children).fetchAll()
     }
 
     func fetchAll<T: Decodable, Root: Model, Target: Model, Children: IncludingQuery>(
         _ type: T.Type, _ root: RootShape<Root>, includingAll target: Target.Type,
         _ children: (Query<Target>) -> Children
     ) throws -> [T] where Children.Root == Target {
-        try roots(root).including(all: Target.self, children).fetchAll(T.self)
+        try rootQuery(root).including(all: Target.self, children).fetchAll(T.self)
     }
 
     func fetchAll<T: Decodable, Root: Model, Target: Model>(
         _ type: T.Type, _ root: RootShape<Root>, includingAll target: Target.Type
     ) throws -> [T] {
-        try roots(root).including(all: Target.self).fetchAll(T.self)
+        try rootQuery(root).including(all: Target.self).fetchAll(T.self)
     }
 
     func selects<T>(_ body: (PostgresBackend) throws -> T) throws -> (value: T, selects: [String]) {

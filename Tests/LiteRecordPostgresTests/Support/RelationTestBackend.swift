@@ -54,20 +54,13 @@ protocol RelationTestBackend: TestBackend {
     func indexedColumns(of table: String) throws -> [String]
 }
 
-extension SQLiteBackend: RelationTestBackend {
-    private func rootQuery<M: Model>(_ shape: RootShape<M>) -> Query<M> {
-        var query = context.query(M.self)
-        if let condition = shape.condition { query = query.where(condition) }
-        if let order = shape.order { query = query.order(order) }
-        if let limit = shape.limit { query = query.limit(limit, offset: shape.offset) }
-        return query
-    }
-
+/// The relation filters run the same source on both backends, on their own queries.
+extension RelationTestBackend {
     func fetchAll<M: Model, R: Model>(
         _ type: M.Type, whose related: R.Type, via key: PartialKeyPath<M>?,
         _ condition: (Columns<R>) -> Condition
     ) throws -> [M] {
-        let query = context.query(M.self)
+        let query = parityQuery(M.self)
         if let key { return try query.where(R.self, via: key, condition).fetchAll() }
         return try query.where(R.self, condition).fetchAll()
     }
@@ -76,7 +69,7 @@ extension SQLiteBackend: RelationTestBackend {
         _ type: M.Type, withAny related: R.Type, via key: PartialKeyPath<R>?,
         _ condition: (Columns<R>) -> Condition
     ) throws -> [M] {
-        let query = context.query(M.self)
+        let query = parityQuery(M.self)
         if let key { return try query.where(any: R.self, via: key, condition).fetchAll() }
         return try query.where(any: R.self, condition).fetchAll()
     }
@@ -84,17 +77,23 @@ extension SQLiteBackend: RelationTestBackend {
     func count<M: Model, R: Model>(
         _ type: M.Type, withAny related: R.Type, _ condition: (Columns<R>) -> Condition
     ) throws -> Int {
-        try context.query(M.self).where(any: R.self, condition).count()
+        try parityQuery(M.self).where(any: R.self, condition).count()
     }
 
     func authorChanges(withAnyBook condition: (Columns<RelBook>) -> Condition) throws
         -> (updated: Int, maxName: String?, deleted: Int)
     {
-        let query = context.query(RelAuthor.self).where(any: RelBook.self, condition)
+        let query = parityQuery(RelAuthor.self).where(any: RelBook.self, condition)
         let updated = try query.updateAll { [$0.name.set(to: "renamed")] }
         let maxName = try query.max { $0.name }
         return (updated, maxName, try query.deleteAll())
     }
+}
+
+extension SQLiteBackend: RelationTestBackend {
+    /// `query(M.self)` shaped as `shape` says, of this backend's own query type (each
+    /// backend's `including` returns its own types).
+    func rootQuery<M: Model>(_ shape: RootShape<M>) -> Query<M> { context.query(M.self).shaped(by: shape) }
 
     func fetchAll<Root: Model, Target: Model>(
         _ root: RootShape<Root>, includingAll target: Target.Type, via key: PartialKeyPath<Target>?,
@@ -139,45 +138,9 @@ extension SQLiteBackend: RelationTestBackend {
 }
 
 extension PostgresBackend: RelationTestBackend {
-    private func rootQuery<M: Model>(_ shape: RootShape<M>) -> PostgresQuery<M> {
-        var query = context.query(M.self)
-        if let condition = shape.condition { query = query.where(condition) }
-        if let order = shape.order { query = query.order(order) }
-        if let limit = shape.limit { query = query.limit(limit, offset: shape.offset) }
-        return query
-    }
-
-    func fetchAll<M: Model, R: Model>(
-        _ type: M.Type, whose related: R.Type, via key: PartialKeyPath<M>?,
-        _ condition: (Columns<R>) -> Condition
-    ) throws -> [M] {
-        let query = context.query(M.self)
-        if let key { return try query.where(R.self, via: key, condition).fetchAll() }
-        return try query.where(R.self, condition).fetchAll()
-    }
-
-    func fetchAll<M: Model, R: Model>(
-        _ type: M.Type, withAny related: R.Type, via key: PartialKeyPath<R>?,
-        _ condition: (Columns<R>) -> Condition
-    ) throws -> [M] {
-        let query = context.query(M.self)
-        if let key { return try query.where(any: R.self, via: key, condition).fetchAll() }
-        return try query.where(any: R.self, condition).fetchAll()
-    }
-
-    func count<M: Model, R: Model>(
-        _ type: M.Type, withAny related: R.Type, _ condition: (Columns<R>) -> Condition
-    ) throws -> Int {
-        try context.query(M.self).where(any: R.self, condition).count()
-    }
-
-    func authorChanges(withAnyBook condition: (Columns<RelBook>) -> Condition) throws
-        -> (updated: Int, maxName: String?, deleted: Int)
-    {
-        let query = context.query(RelAuthor.self).where(any: RelBook.self, condition)
-        let updated = try query.updateAll { [$0.name.set(to: "renamed")] }
-        let maxName = try query.max { $0.name }
-        return (updated, maxName, try query.deleteAll())
+    /// `query(M.self)` shaped as `shape` says, as a `PostgresQuery`.
+    func rootQuery<M: Model>(_ shape: RootShape<M>) -> PostgresQuery<M> {
+        context.query(M.self).shaped(by: shape)
     }
 
     func fetchAll<Root: Model, Target: Model>(

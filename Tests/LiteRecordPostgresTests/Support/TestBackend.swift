@@ -7,6 +7,8 @@ import Testing
 /// (`PostgresDatabase`), so that one test body checks both backends.
 protocol TestBackend {
     var name: String { get }
+    /// `query(M.self)` on the backend's database or transaction.
+    func parityQuery<M: Model>(_ type: M.Type) -> any ParityQuery<M>
     func insert<M: Model>(_ model: inout M) throws
     func save<M: Model>(_ model: inout M) throws
     func update<M: Model>(_ model: M) throws
@@ -54,6 +56,60 @@ extension TestBackend {
     func fetchAll<M: Model>(_ type: M.Type) throws -> [M] {
         try fetchAll(M.self, where: nil, order: nil, limit: nil)
     }
+
+    func fetchAll<M: Model>(
+        _ type: M.Type, where condition: ((Columns<M>) -> Condition)?, order: ((Columns<M>) -> Ordering)?,
+        limit: Int?
+    ) throws -> [M] {
+        try selection(M.self, where: condition, order: order, limit: limit, offset: nil).fetchAll()
+    }
+
+    func count<M: Model>(_ type: M.Type, where condition: @escaping (Columns<M>) -> Condition) throws -> Int {
+        try parityQuery(M.self).where(condition).count()
+    }
+
+    func updateAll<M: Model>(
+        _ type: M.Type, where condition: ((Columns<M>) -> Condition)?, order: ((Columns<M>) -> Ordering)?,
+        limit: Int?, offset: Int?, set assignments: (Columns<M>) -> [ColumnAssignment]
+    ) throws -> Int {
+        try selection(M.self, where: condition, order: order, limit: limit, offset: offset).updateAll(
+            assignments)
+    }
+
+    func deleteAll<M: Model>(
+        _ type: M.Type, where condition: ((Columns<M>) -> Condition)?, order: ((Columns<M>) -> Ordering)?,
+        limit: Int?, offset: Int?
+    ) throws -> Int {
+        try selection(M.self, where: condition, order: order, limit: limit, offset: offset).deleteAll()
+    }
+
+    func aggregates(where condition: @escaping (Columns<TextRecord>) -> Condition) throws -> TextAggregates {
+        let query = parityQuery(TextRecord.self).where(condition)
+        return TextAggregates(
+            levelSum: try query.sum { $0.level }, levelMin: try query.min { $0.level },
+            levelMax: try query.max { $0.level }, levelAverage: try query.average { $0.level },
+            nickMax: try query.max { $0.nick }, mathSum: try query.sum { $0.scores["math"] },
+            mathAverage: try query.average { $0.scores["math"] })
+    }
+
+    func page(
+        order: @escaping (Columns<TextRecord>) -> Ordering, after cursor: TextRecord?, limit: Int
+    ) throws -> [TextRecord] {
+        try parityQuery(TextRecord.self).order(order).page(after: cursor, limit: limit).fetchAll()
+    }
+
+    /// The rows of `type` a query selects: its condition, order, limit and offset, each when given.
+    private func selection<M: Model>(
+        _ type: M.Type, where condition: ((Columns<M>) -> Condition)?, order: ((Columns<M>) -> Ordering)?,
+        limit: Int?, offset: Int?
+    ) -> any ParityQuery<M> {
+        var query = parityQuery(M.self)
+        if let condition { query = query.where(condition) }
+        if let order { query = query.order(order) }
+        if let limit { query = query.limit(limit, offset: nil) }
+        if let offset { query = query.offset(offset) }
+        return query
+    }
 }
 
 /// SQLite: a `Database` or a transaction's connection.
@@ -70,58 +126,11 @@ struct SQLiteBackend: TestBackend {
     func update<M: Model>(_ model: M) throws { try context.update(model) }
     func delete<M: Model>(_ model: M) throws -> Bool { try context.delete(model) }
     func find<M: Model>(_ type: M.Type, id: Int64) throws -> M? { try context.find(M.self, id: id) }
-    func fetchAll<M: Model>(
-        _ type: M.Type, where condition: ((Columns<M>) -> Condition)?, order: ((Columns<M>) -> Ordering)?,
-        limit: Int?
-    ) throws -> [M] {
-        var query = context.query(M.self)
-        if let condition { query = query.where(condition) }
-        if let order { query = query.order(order) }
-        if let limit { query = query.limit(limit) }
-        return try query.fetchAll()
-    }
-    func count<M: Model>(_ type: M.Type, where condition: @escaping (Columns<M>) -> Condition) throws -> Int {
-        try context.query(M.self).where(condition).count()
-    }
+    func parityQuery<M: Model>(_ type: M.Type) -> any ParityQuery<M> { context.query(M.self) }
     func execute(_ sql: SQL) throws { try context.execute(sql: sql) }
     func integer(_ sql: SQL) throws -> Int64? { try context.fetchOne(Int64.self, sql: sql) }
     func transaction(_ body: (any TestBackend) throws -> Void) throws {
         try context.transaction { tx in try body(SQLiteBackend(context: tx)) }
-    }
-    func updateAll<M: Model>(
-        _ type: M.Type, where condition: ((Columns<M>) -> Condition)?, order: ((Columns<M>) -> Ordering)?,
-        limit: Int?, offset: Int?, set assignments: (Columns<M>) -> [ColumnAssignment]
-    ) throws -> Int {
-        var query = context.query(M.self)
-        if let condition { query = query.where(condition) }
-        if let order { query = query.order(order) }
-        if let limit { query = query.limit(limit) }
-        if let offset { query = query.offset(offset) }
-        return try query.updateAll(assignments)
-    }
-    func deleteAll<M: Model>(
-        _ type: M.Type, where condition: ((Columns<M>) -> Condition)?, order: ((Columns<M>) -> Ordering)?,
-        limit: Int?, offset: Int?
-    ) throws -> Int {
-        var query = context.query(M.self)
-        if let condition { query = query.where(condition) }
-        if let order { query = query.order(order) }
-        if let limit { query = query.limit(limit) }
-        if let offset { query = query.offset(offset) }
-        return try query.deleteAll()
-    }
-    func aggregates(where condition: @escaping (Columns<TextRecord>) -> Condition) throws -> TextAggregates {
-        let query = context.query(TextRecord.self).where(condition)
-        return TextAggregates(
-            levelSum: try query.sum { $0.level }, levelMin: try query.min { $0.level },
-            levelMax: try query.max { $0.level }, levelAverage: try query.average { $0.level },
-            nickMax: try query.max { $0.nick }, mathSum: try query.sum { $0.scores["math"] },
-            mathAverage: try query.average { $0.scores["math"] })
-    }
-    func page(
-        order: @escaping (Columns<TextRecord>) -> Ordering, after cursor: TextRecord?, limit: Int
-    ) throws -> [TextRecord] {
-        try context.query(TextRecord.self).order(order).page(after: cursor, limit: limit).fetchAll()
     }
 }
 
@@ -135,19 +144,7 @@ struct PostgresBackend: TestBackend {
     func update<M: Model>(_ model: M) throws { try context.update(model) }
     func delete<M: Model>(_ model: M) throws -> Bool { try context.delete(model) }
     func find<M: Model>(_ type: M.Type, id: Int64) throws -> M? { try context.find(M.self, id: id) }
-    func fetchAll<M: Model>(
-        _ type: M.Type, where condition: ((Columns<M>) -> Condition)?, order: ((Columns<M>) -> Ordering)?,
-        limit: Int?
-    ) throws -> [M] {
-        var query = context.query(M.self)
-        if let condition { query = query.where(condition) }
-        if let order { query = query.order(order) }
-        if let limit { query = query.limit(limit) }
-        return try query.fetchAll()
-    }
-    func count<M: Model>(_ type: M.Type, where condition: @escaping (Columns<M>) -> Condition) throws -> Int {
-        try context.query(M.self).where(condition).count()
-    }
+    func parityQuery<M: Model>(_ type: M.Type) -> any ParityQuery<M> { context.query(M.self) }
     func execute(_ sql: SQL) throws { try context.execute(sql: sql) }
     func integer(_ sql: SQL) throws -> Int64? { try context.fetchOne(Int64.self, sql: sql) }
     func transaction(_ body: (any TestBackend) throws -> Void) throws {
@@ -156,41 +153,6 @@ struct PostgresBackend: TestBackend {
         } else if let transaction = context as? PostgresTransaction {
             try transaction.transaction { tx in try body(PostgresBackend(context: tx)) }
         }
-    }
-    func updateAll<M: Model>(
-        _ type: M.Type, where condition: ((Columns<M>) -> Condition)?, order: ((Columns<M>) -> Ordering)?,
-        limit: Int?, offset: Int?, set assignments: (Columns<M>) -> [ColumnAssignment]
-    ) throws -> Int {
-        var query = context.query(M.self)
-        if let condition { query = query.where(condition) }
-        if let order { query = query.order(order) }
-        if let limit { query = query.limit(limit) }
-        if let offset { query = query.offset(offset) }
-        return try query.updateAll(assignments)
-    }
-    func deleteAll<M: Model>(
-        _ type: M.Type, where condition: ((Columns<M>) -> Condition)?, order: ((Columns<M>) -> Ordering)?,
-        limit: Int?, offset: Int?
-    ) throws -> Int {
-        var query = context.query(M.self)
-        if let condition { query = query.where(condition) }
-        if let order { query = query.order(order) }
-        if let limit { query = query.limit(limit) }
-        if let offset { query = query.offset(offset) }
-        return try query.deleteAll()
-    }
-    func aggregates(where condition: @escaping (Columns<TextRecord>) -> Condition) throws -> TextAggregates {
-        let query = context.query(TextRecord.self).where(condition)
-        return TextAggregates(
-            levelSum: try query.sum { $0.level }, levelMin: try query.min { $0.level },
-            levelMax: try query.max { $0.level }, levelAverage: try query.average { $0.level },
-            nickMax: try query.max { $0.nick }, mathSum: try query.sum { $0.scores["math"] },
-            mathAverage: try query.average { $0.scores["math"] })
-    }
-    func page(
-        order: @escaping (Columns<TextRecord>) -> Ordering, after cursor: TextRecord?, limit: Int
-    ) throws -> [TextRecord] {
-        try context.query(TextRecord.self).order(order).page(after: cursor, limit: limit).fetchAll()
     }
 }
 
