@@ -230,12 +230,10 @@ extension EagerLoadingParityChecks {
 }
 
 extension EagerLoadingParityChecks {
-    /// A relation filter inside a nested children closure, and the children query's limit at
-    /// a nested level (an error naming the limit, as at the first level).
-    ///
-    /// (A relation filter in the children closure of a `through:` load fails on both backends,
-    /// nested or not: its `EXISTS` names the target's table, which the junction's subquery
-    /// aliases. Not checked here.)
+    /// A relation filter inside a nested children closure, inside the children closure of a
+    /// `through:` load (whose `EXISTS` names the target's table, read there in a subquery), and
+    /// the children query's limit at a nested level (an error naming the limit, as at the first
+    /// level).
     static func nestedFiltersAndErrors(_ backend: some NestedRelationTestBackend) throws {
         let data = try ChinookData.make(on: backend)
         // the tracks of each album that are in playlist 1, and their playlist pairs
@@ -255,11 +253,95 @@ extension EagerLoadingParityChecks {
         #expect(shelves.map { $0.1.map(\.1) } == expected)
         #expect(expected.contains { $0.contains { !$0.isEmpty } })
         #expect(expected.contains { $0.contains { $0.isEmpty } })
+
+        try junctionFilters(backend, data)
         let error = #expect(throws: SchemaError.self) {
             try backend.fetchAll(RootShape<ChinookArtist>(), includingAll: ChinookAlbum.self) {
                 $0.including(all: ChinookTrack.self) { $0.limit(1) }
             }
         }
         #expect(error?.message.contains("limit") == true, "\(String(describing: error))")
+    }
+}
+
+extension EagerLoadingParityChecks {
+    /// Relation filters in the children closure of a `through:` load, at the first level and
+    /// below a direct one, and on a to-one level below the junction.
+    private static func junctionFilters(_ backend: some NestedRelationTestBackend, _ data: ChinookData) throws
+    {
+        func tracks(of playlist: ChinookPlaylist) -> [ChinookTrack] {
+            data.tracks.filter { track in
+                data.pairs.contains { $0.playlistId == playlist.playlistId && $0.trackId == track.trackId }
+            }
+        }
+        func album(of track: ChinookTrack) -> ChinookAlbum? {
+            data.albums.first { $0.albumId == track.albumId }
+        }
+        let roots = RootShape<ChinookPlaylist>(order: { $0.playlistId.ascending })
+
+        // each playlist's tracks of album 5 or by an artist below 6, last first
+        let byAlbum = try backend.fetchAll(
+            roots, includingAll: ChinookTrack.self, through: ChinookPlaylistTrack.self
+        ) {
+            $0.where(ChinookAlbum.self) { $0.title == "Album 5" || $0.artistId < 6 }.order {
+                $0.trackId.descending
+            }
+        }
+        let expectedByAlbum = data.playlists.map { playlist in
+            Array(
+                tracks(of: playlist).filter { track in
+                    album(of: track).map { $0.title == "Album 5" || $0.artistId < 6 } ?? false
+                }
+                .reversed())
+        }
+        #expect(byAlbum.map(\.0) == data.playlists)
+        #expect(byAlbum.map(\.1) == expectedByAlbum)
+        #expect(expectedByAlbum.contains { !$0.isEmpty })
+        #expect(expectedByAlbum.map(\.count).reduce(0, +) < data.pairs.count)
+
+        // each playlist's tracks that playlist 1 holds too, each with its album when by an artist
+        // below 10
+        let shared = try backend.fetchAll(
+            roots, includingAll: ChinookTrack.self, through: ChinookPlaylistTrack.self
+        ) {
+            $0.where(any: ChinookPlaylistTrack.self) { $0.playlistId == 1 }.order { $0.trackId.ascending }
+                .including(one: ChinookAlbum.self) { $0.where(ChinookArtist.self) { $0.artistId < 10 } }
+        }
+        let inFirstPlaylist = Set(data.pairs.filter { $0.playlistId == 1 }.map(\.trackId))
+        let expectedShared = data.playlists.map { playlist in
+            tracks(of: playlist).filter { inFirstPlaylist.contains($0.trackId) }
+        }
+        #expect(shared.map { $0.1.map(\.0) } == expectedShared)
+        #expect(
+            shared.map { $0.1.map { $0.1 } }
+                == expectedShared.map { tracks in
+                    tracks.map { track in album(of: track).flatMap { $0.artistId < 10 ? $0 : nil } }
+                })
+        #expect(expectedShared.filter { !$0.isEmpty }.count > 1)
+
+        // below a direct level: albums, their tracks, and each track's playlists (but 2) that
+        // hold a track of the first quarter
+        let bound = Int64(data.tracks.count / 4)
+        let holdingEarly = Set(data.pairs.filter { $0.trackId < bound }.map(\.playlistId))
+        let shelves = try backend.fetchAll(
+            RootShape<ChinookAlbum>(order: { $0.albumId.ascending }), includingAll: ChinookTrack.self
+        ) {
+            $0.order { $0.trackId.ascending }
+                .including(all: ChinookPlaylist.self, through: ChinookPlaylistTrack.self) {
+                    $0.where(any: ChinookPlaylistTrack.self) { $0.trackId < bound }
+                        .where { $0.playlistId != 2 }.order { $0.playlistId.ascending }
+                }
+        }
+        let expectedShelves = data.albums.map { album in
+            data.tracks.filter { $0.albumId == album.albumId }.map { track in
+                data.pairs.filter { $0.trackId == track.trackId }.map(\.playlistId)
+                    .filter { holdingEarly.contains($0) && $0 != 2 }.sorted()
+            }
+        }
+        #expect(shelves.map(\.0) == data.albums)
+        #expect(shelves.map { $0.1.map { $0.1.map(\.playlistId) } } == expectedShelves)
+        #expect(expectedShelves.joined().contains { !$0.isEmpty })
+        // the relation filter leaves out some playlist a track is in
+        #expect(data.pairs.contains { $0.playlistId != 2 && !holdingEarly.contains($0.playlistId) })
     }
 }

@@ -55,7 +55,9 @@ struct EagerLoad: Sendable {
             for condition in conditions { sql.append(" AND \(condition.sql)") }
         case .through(let first, let second):
             // The target's columns and the junction's root key, in a subquery, so that the
-            // children's conditions and orderings name the target's columns unambiguously.
+            // children's conditions and orderings name the target's columns unambiguously. The
+            // subquery takes the target table's name (PostgreSQL requires it to have one), so that
+            // a condition naming that table, as a relation filter's `EXISTS` does, reads its rows.
             keyColumns = first.targetColumns.indices.map { "\(EagerLoad.keyColumnPrefix)\($0)" }
             let junction = quoted("literecord_junction")
             let target = quoted("literecord_target")
@@ -74,9 +76,8 @@ struct EagerLoad: Sendable {
                 types: KeyList.dialectTypes(of: first.targetColumns, in: first.target))
             sql =
                 "SELECT * FROM (SELECT \(selection)\(target).* FROM \(quoted(second.target.tableName)) AS "
-                + "\(target) JOIN \(quoted(first.target.tableName)) AS \(junction) ON \(join) WHERE \(membership))"
-            // PostgreSQL requires a subquery in FROM to have a name; SQLite's text stays as it was.
-            if SQLDialect.current == .postgres { sql.append(" AS \(quoted("literecord_rows"))") }
+                + "\(target) JOIN \(quoted(first.target.tableName)) AS \(junction) ON \(join) WHERE \(membership)) "
+                + "AS \(quoted(second.target.tableName))"
             for (index, condition) in conditions.enumerated() {
                 sql.append(index == 0 ? " WHERE \(condition.sql)" : " AND \(condition.sql)")
             }

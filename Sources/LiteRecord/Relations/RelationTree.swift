@@ -136,12 +136,15 @@ extension RelationTree {
         let (sql, slotColumns) = load.targetSQL(
             keys: slots.boundKeys, conditions: query.conditions, orderClause: query.orderClause())
         let table = try TableSchemaCache.schema(for: Root.self)
+        // The tables this level's relation filters read too, as a query of them alone does.
         let fetched = try connection.readingRelatedTables(load.tables) {
-            [
-                try connection.fetchModelsWithSlots(
-                    Root.self, table: table, sql: sql, slotColumns: slotColumns, keyColumns: keyColumns,
-                    slots: slots)
-            ]
+            try connection.readingRelatedModelTables(query.relatedTables) {
+                [
+                    try connection.fetchModelsWithSlots(
+                        Root.self, table: table, sql: sql, slotColumns: slotColumns, keyColumns: keyColumns,
+                        slots: slots)
+                ]
+            }
         }
         // A related table that does not exist yet (a reader) gives no rows at all.
         guard let fetched = fetched.first else { return nil }
@@ -159,11 +162,14 @@ extension RelationTree {
         return try query.context.withReader(preparing: Root.self) { connection in
             if !connection.isReadOnly && !connection.isQueryOnly { try prepareTables(connection) }
             return try connection.inOneSnapshot {
-                let roots: (models: [Root], keys: RowKeys)? = try connection.readingModelTable(Root.self) {
-                    table in
-                    try connection.fetchModelsWithKeys(
-                        Root.self, table: table, sql: query.selectSQL("*", table: table),
-                        keyColumns: keyColumns)
+                let roots: (models: [Root], keys: RowKeys)? = try connection.readingRelatedModelTables(
+                    query.relatedTables
+                ) {
+                    try connection.readingModelTable(Root.self) { table in
+                        try connection.fetchModelsWithKeys(
+                            Root.self, table: table, sql: query.selectSQL("*", table: table),
+                            keyColumns: keyColumns)
+                    }
                 }
                 guard let roots else { return [] }
                 return try attach(roots.models, roots.keys, .connection(connection))

@@ -108,6 +108,138 @@ import Testing
         }
     }
 
+    /// A relation filter in the children closure of a `through:` load: its `EXISTS` names the
+    /// target's table, which the junction's statement reads under another name. Each playlist's
+    /// tracks narrowed by their album (`where(Album.self)`) or by another playlist holding them
+    /// (`where(any: PlaylistTrack.self)`), compared with the same filters in Swift.
+    @Test func relationFiltersInsideAJunctionLoadMatchSwift() throws {
+        try withChinook { db, all in
+            func tracks(of playlist: ChinookPlaylist) -> [ChinookTrack] {
+                all.tracks.filter { track in
+                    all.pairs.contains { $0.playlistId == playlist.playlistId && $0.trackId == track.trackId }
+                }
+            }
+            func album(of track: ChinookTrack) -> ChinookAlbum? {
+                all.albums.first { $0.albumId == track.albumId }
+            }
+            func isIn(_ playlistID: Int64, _ track: ChinookTrack) -> Bool {
+                all.pairs.contains { $0.playlistId == playlistID && $0.trackId == track.trackId }
+            }
+            var kept = 0
+            var dropped = 0
+            var random = SeededGenerator(seed: 2_718)
+            for _ in 0..<12 {
+                let title = "Album \(Int.random(in: 1...all.albums.count, using: &random))"
+                let artistLimit = Int64.random(in: 1...12, using: &random)
+                let other = Int64.random(in: 1...7, using: &random)
+                let byAlbum = try db.query(ChinookPlaylist.self).order { $0.playlistId }
+                    .including(all: ChinookTrack.self, through: ChinookPlaylistTrack.self) {
+                        $0.where(ChinookAlbum.self) { $0.title == title || $0.artistId < artistLimit }
+                            .order { $0.trackId.descending }
+                    }
+                    .fetchAll()
+                let expectedByAlbum = all.playlists.map { playlist in
+                    Array(
+                        tracks(of: playlist).filter { track in
+                            album(of: track).map { $0.title == title || $0.artistId < artistLimit } ?? false
+                        }
+                        .reversed())
+                }
+                #expect(byAlbum.map(\.0) == all.playlists)
+                #expect(byAlbum.map(\.1) == expectedByAlbum, "\(title), artists below \(artistLimit)")
+                let shared = try db.query(ChinookPlaylist.self).order { $0.playlistId }
+                    .including(all: ChinookTrack.self, through: ChinookPlaylistTrack.self) {
+                        $0.where(any: ChinookPlaylistTrack.self) { $0.playlistId == other }
+                            .where { $0.milliseconds > 100_000 }.order { $0.trackId }
+                    }
+                    .fetchAll()
+                let expectedShared = all.playlists.map { playlist in
+                    tracks(of: playlist).filter { isIn(other, $0) && $0.milliseconds > 100_000 }
+                }
+                #expect(shared.map(\.1) == expectedShared, "also in playlist \(other)")
+                let keptByAlbum = expectedByAlbum.map(\.count).reduce(0, +)
+                kept += keptByAlbum + expectedShared.map(\.count).reduce(0, +)
+                dropped += all.pairs.count - keptByAlbum
+            }
+            // The filters kept some tracks, and the album filter left others out.
+            #expect(kept > 0)
+            #expect(dropped > 0)
+        }
+    }
+
+    /// Relation filters around a junction level: on the roots above it, on a junction level
+    /// below a direct one, and on a to-one level below a junction, compared with Swift.
+    @Test func relationFiltersAroundAJunctionLoadMatchSwift() throws {
+        try withChinook { db, all in
+            func playlists(of track: ChinookTrack) -> [Int64] {
+                all.pairs.filter { $0.trackId == track.trackId }.map(\.playlistId).sorted()
+            }
+            func tracks(of playlistID: Int64) -> [ChinookTrack] {
+                all.tracks.filter { track in
+                    all.pairs.contains { $0.playlistId == playlistID && $0.trackId == track.trackId }
+                }
+            }
+            let bound = Int64(all.tracks.count / 4)
+            // Albums, their tracks, and each track's playlists that hold a track below the bound.
+            let shelves = try db.query(ChinookAlbum.self).order { $0.albumId }
+                .including(all: ChinookTrack.self) {
+                    $0.order { $0.trackId }
+                        .including(all: ChinookPlaylist.self, through: ChinookPlaylistTrack.self) {
+                            $0.where(any: ChinookPlaylistTrack.self) { $0.trackId < bound }.order {
+                                $0.playlistId
+                            }
+                        }
+                }
+                .fetchAll()
+            let holdingEarly = Set(all.pairs.filter { $0.trackId < bound }.map(\.playlistId))
+            let expectedShelves = all.albums.map { album in
+                all.tracks.filter { $0.albumId == album.albumId }.map { track in
+                    playlists(of: track).filter(holdingEarly.contains)
+                }
+            }
+            let loadedShelves = shelves.map { $0.1.map { $0.1.map(\.playlistId) } }
+            let someKept = expectedShelves.joined().contains { !$0.isEmpty }
+            // The filter leaves out some playlist a track is in.
+            let someLeftOut = all.pairs.contains { !holdingEarly.contains($0.playlistId) }
+            #expect(shelves.map(\.0) == all.albums)
+            #expect(loadedShelves == expectedShelves)
+            #expect(someKept)
+            #expect(someLeftOut)
+
+            // Playlists holding an early track (a filter on the roots), their tracks by artists below
+            // 2 × limit, each with its album when the album's artist is below the limit.
+            let artistLimit: Int64 = 8
+            let credits = try db.query(ChinookPlaylist.self)
+                .where(any: ChinookPlaylistTrack.self) { $0.trackId < bound }.order { $0.playlistId }
+                .including(all: ChinookTrack.self, through: ChinookPlaylistTrack.self) {
+                    $0.where(ChinookAlbum.self) { $0.artistId < 2 * artistLimit }.order { $0.trackId }
+                        .including(one: ChinookAlbum.self) {
+                            $0.where(ChinookArtist.self) { $0.artistId < artistLimit }
+                        }
+                }
+                .fetchAll()
+            let expectedRoots = all.playlists.filter { holdingEarly.contains($0.playlistId) }
+            let expectedCredits = expectedRoots.map { playlist in
+                tracks(of: playlist.playlistId).compactMap { track -> (Int64, Int64?)? in
+                    guard let album = all.albums.first(where: { $0.albumId == track.albumId }),
+                        album.artistId < 2 * artistLimit
+                    else { return nil }
+                    return (track.trackId, album.artistId < artistLimit ? album.albumId : nil)
+                }
+            }
+            let loadedTrackIDs = credits.map { $0.1.map(\.0.trackId) }
+            let loadedAlbumIDs = credits.map { $0.1.map { $0.1?.albumId } }
+            let expectedTrackIDs = expectedCredits.map { $0.map(\.0) }
+            let expectedAlbumIDs = expectedCredits.map { $0.map(\.1) }
+            // Some tracks come with their album, others with nil.
+            let albumOrNil = Set(expectedAlbumIDs.joined().map { $0 == nil })
+            #expect(credits.map(\.0) == expectedRoots)
+            #expect(loadedTrackIDs == expectedTrackIDs)
+            #expect(loadedAlbumIDs == expectedAlbumIDs)
+            #expect(albumOrNil == [true, false])
+        }
+    }
+
     @Test func selfReferenceManagersAndReports() throws {
         try withChinook { db, all in
             let reports = try db.query(ChinookEmployee.self).order { $0.employeeId }

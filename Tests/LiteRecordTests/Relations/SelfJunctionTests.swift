@@ -83,6 +83,36 @@ private struct SJFollow: Model, Equatable {
         }
     }
 
+    /// A relation filter in the children closure names the target's table, which is the roots'
+    /// table too: each user with the users they follow who themselves follow U1.
+    @Test func childrenCanBeNarrowedByARelationFilter() throws {
+        var kept = 0
+        var dropped = 0
+        for seed in UInt64(1)...4 {
+            let (db, follows) = try network(users: 12, pairs: 40, seed: seed)
+            let users = try db.query(SJUser.self).order { $0.id }.fetchAll()
+            let loaded = try db.query(SJUser.self).order { $0.id }
+                .including(all: SJUser.self, through: SJFollow.self, via: \.followerID, to: \.followedID) {
+                    $0.where(any: SJFollow.self, via: \.followerID) { $0.followedID == 1 }.order { $0.id }
+                }
+                .fetchAll()
+            let followersOfU1 = Set(follows.filter { $0.followedID == 1 }.map(\.followerID))
+            #expect(loaded.map(\.0) == users)
+            for (user, followed) in loaded {
+                // One row per follow, as without the filter.
+                let expected = follows.filter {
+                    $0.followerID == user.id && followersOfU1.contains($0.followedID)
+                }
+                .map { Optional($0.followedID) }.sorted { ($0 ?? 0) < ($1 ?? 0) }
+                #expect(followed.map(\.id) == expected, "seed \(seed), \(user.name)")
+                kept += expected.count
+                dropped += follows.filter { $0.followerID == user.id }.count - expected.count
+            }
+        }
+        #expect(kept > 0)
+        #expect(dropped > 0)
+    }
+
     @Test func withoutTheKeysTheErrorSaysWhatToWrite() throws {
         let (db, _) = try network(users: 2, pairs: 2, seed: 9)
         var message = ""
