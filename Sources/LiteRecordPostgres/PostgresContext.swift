@@ -32,7 +32,15 @@ public final class PostgresSession {
 
     @discardableResult
     func execute(_ sql: SQL) throws -> PostgresResult {
-        try connection.execute(sql)
+        // `PQcancel` stops only a statement the server is running: a cancel that lands between
+        // two statements of the work would be lost, and the next one would run to its end. So
+        // each statement asks first (transaction control, below, does not: it must still run).
+        if let tracker = CancellationTracker.current, tracker.isCancelledNow {
+            throw DatabaseError(
+                resultCode: .interrupt, message: "the task was cancelled before the statement started",
+                sql: sql.text)
+        }
+        return try connection.execute(sql)
     }
 
     /// Runs `body` in a transaction, or in a savepoint when one is already open.
@@ -53,11 +61,11 @@ public final class PostgresSession {
             }
         } catch {
             if isOutermost {
-                _ = try? execute("ROLLBACK")
+                _ = try? connection.execute("ROLLBACK")
                 pendingTables = []
             } else {
-                _ = try? execute(SQL(verbatim: "ROLLBACK TO SAVEPOINT \(savepoint)"))
-                _ = try? execute(SQL(verbatim: "RELEASE SAVEPOINT \(savepoint)"))
+                _ = try? connection.execute(SQL(verbatim: "ROLLBACK TO SAVEPOINT \(savepoint)"))
+                _ = try? connection.execute(SQL(verbatim: "RELEASE SAVEPOINT \(savepoint)"))
             }
             throw error
         }
@@ -65,7 +73,7 @@ public final class PostgresSession {
             do {
                 try execute("COMMIT")
             } catch {
-                _ = try? execute("ROLLBACK")
+                _ = try? connection.execute("ROLLBACK")
                 pendingTables = []
                 throw error
             }

@@ -95,6 +95,13 @@ final class CancellationTracker: @unchecked Sendable {
         self.canceller = canceller
     }
 
+    /// Whether the task was cancelled (read before each statement of its work).
+    var isCancelledNow: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return isCancelled
+    }
+
     func end() {
         lock.lock()
         canceller = nil

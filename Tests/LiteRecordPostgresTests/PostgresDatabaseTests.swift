@@ -43,6 +43,36 @@ struct PostgresDatabaseTests {
         #expect(try await database.fetchOne(Int.self, sql: "SELECT \(41) + 1") == 42)
     }
 
+    /// A cancel that lands between two statements of the work (the server runs none, so
+    /// `PQcancel` has nothing to stop) still stops the next one, which would sleep 3 s.
+    @Test(arguments: [true, false])
+    func aCancelBetweenTwoStatementsStopsTheNextOne(inWrite: Bool) async throws {
+        let database = try PostgresTestServer.freshDatabase()
+        let started = DispatchSemaphore(value: 0)
+        let cancelled = DispatchSemaphore(value: 0)
+        let task = Task {
+            let work: @Sendable (PostgresTransaction) throws -> Int = { tx in
+                _ = try tx.execute(sql: "SELECT 1")
+                started.signal()
+                _ = cancelled.wait(timeout: .now() + 60)
+                return try tx.execute(sql: "SELECT pg_sleep(3)")
+            }
+            return inWrite ? try await database.write(work) : try await database.read(work)
+        }
+        let didStart = await Task(executorPreference: DedicatedThreadExecutor.promptTasks) {
+            started.wait(timeout: .now() + 60) == .success
+        }.value
+        #expect(didStart)
+        task.cancel()
+        cancelled.signal()
+        await #expect {
+            _ = try await task.value
+        } throws: { error in
+            (error as? DatabaseError)?.resultCode == .interrupt
+        }
+        #expect(try await database.fetchOne(Int.self, sql: "SELECT \(41) + 1") == 42)
+    }
+
     @Test func aStatementThatFailsAbortsTheTransactionEvenWhenCaught() throws {
         let database = try PostgresTestServer.freshDatabase()
         try database.execute(sql: "CREATE TABLE things (name text UNIQUE)")

@@ -94,6 +94,33 @@ struct AsyncTests {
         }
     }
 
+    /// A cancel that lands between two statements of the work (no statement running, so
+    /// `sqlite3_interrupt` alone has nothing to stop) still stops the next one. The query counts
+    /// to fifty million, seconds of work: were the cancel lost it would return its count.
+    @Test(arguments: [true, false])
+    func aCancelBetweenTwoStatementsStopsTheNextOne(inTransaction: Bool) async throws {
+        let db = try Database(.inMemory)
+        let started = Latch()
+        let cancelled = Latch()
+        let countingQuery: SQL =
+            "WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < 50000000) SELECT max(n) FROM c"
+        let task = Task(executorPreference: DedicatedThreadExecutor.promptTasks) {
+            let work: @Sendable (Connection) throws -> Int = { connection in
+                _ = try connection.firstValue(Int.self, sql: "SELECT 1")
+                started.open()
+                _ = cancelled.wait()
+                return try connection.firstValue(Int.self, sql: countingQuery) ?? 0
+            }
+            return inTransaction ? try await db.transaction(.immediate, work) : try await db.read(work)
+        }
+        #expect(await started.opened())
+        task.cancel()
+        cancelled.open()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        let answer = try await db.read { try $0.firstValue(Int.self, sql: "SELECT 42") }
+        #expect(answer == 42)
+    }
+
     @Test func asyncReadsRunInParallel() async throws {
         try await withTaskExecutorPreference(DedicatedThreadExecutor.promptTasks) {
             try await withTemporaryDirectory { dir in
