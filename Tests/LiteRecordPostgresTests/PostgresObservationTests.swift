@@ -121,7 +121,7 @@ private func serverHasSession(_ pid: Int32, on database: PostgresDatabase) throw
     try database.fetchOne(Int.self, sql: "SELECT count(*) FROM pg_stat_activity WHERE pid = \(Int(pid))") == 1
 }
 
-@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage), .offCooperativePool)
+@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage))
 struct PostgresObservationTests {
     @Test func aQueryIsDeliveredAtOnceThenAfterCommitsOfAnotherDatabase() async throws {
         let (observed, writer) = try twoDatabases()

@@ -13,10 +13,14 @@ import Testing
 package final class DedicatedThreadExecutor: TaskExecutor, @unchecked Sendable {
     // @unchecked Sendable: `jobs` is only touched under `lock`; the rest is immutable.
     /// For tests that block their thread: the suites marked ``Trait/offCooperativePool``.
+    ///
+    /// Many threads, mostly idle: a few tests block theirs for minutes (child processes that
+    /// compile or get killed), and a test queued behind them would miss its own deadlines. The
+    /// bound only keeps a runaway from starting hundreds.
     package static let blockingTests = DedicatedThreadExecutor(
-        name: "LiteRecordTests.blocking", threadCount: 6)
+        name: "LiteRecordTests.blocking", threadCount: 32)
     /// For tasks a test starts and needs running promptly, whatever the blocking tests are doing.
-    package static let promptTasks = DedicatedThreadExecutor(name: "LiteRecordTests.prompt", threadCount: 4)
+    package static let promptTasks = DedicatedThreadExecutor(name: "LiteRecordTests.prompt", threadCount: 8)
 
     private static let threadNameKey = "LiteRecordTests.DedicatedThreadExecutor"
 
