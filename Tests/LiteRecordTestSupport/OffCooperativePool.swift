@@ -14,11 +14,11 @@ package final class DedicatedThreadExecutor: TaskExecutor, @unchecked Sendable {
     // @unchecked Sendable: `jobs` is only touched under `lock`; the rest is immutable.
     /// For tests that block their thread: the suites marked ``Trait/offCooperativePool``.
     ///
-    /// Many threads, mostly idle: a few tests block theirs for minutes (child processes that
-    /// compile or get killed), and a test queued behind them would miss its own deadlines. The
-    /// bound only keeps a runaway from starting hundreds.
+    /// Eight threads: a few tests block theirs for minutes (child processes that compile or get
+    /// killed), and with six a test queued behind them missed its deadlines; with 32, the tests
+    /// running at once loaded 2 cores so much that a child process took over 30 s to start.
     package static let blockingTests = DedicatedThreadExecutor(
-        name: "LiteRecordTests.blocking", threadCount: 32)
+        name: "LiteRecordTests.blocking", threadCount: 8)
     /// For tasks a test starts and needs running promptly, whatever the blocking tests are doing.
     package static let promptTasks = DedicatedThreadExecutor(name: "LiteRecordTests.prompt", threadCount: 8)
 
