@@ -1,6 +1,7 @@
 import Foundation
 import LiteRecord
 import LiteRecordPostgres
+import LiteRecordTestSupport
 import Testing
 
 // The async forms of PostgresDatabase's raw SQL and model operations and of PostgresQuery's
@@ -23,7 +24,7 @@ private struct Mug: Model, Equatable {
     static let schema = Schema<Mug>(table: "async_mugs")
 }
 
-@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage))
+@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage), .offCooperativePool)
 struct PostgresAsyncTests {
     @MainActor @Test func rawSQLFromTheMainActor() async throws {
         let pg = try PostgresTestServer.freshDatabase()
@@ -180,7 +181,7 @@ struct PostgresAsyncTests {
         try await pg.migrate(Kettle.self)
         // Another transaction holds the table, so that the insert waits on the server until it
         // is cancelled.
-        let holder = Task {
+        let holder = Task(executorPreference: DedicatedThreadExecutor.promptTasks) {
             try await pg.transaction { tx in
                 try tx.execute(sql: "LOCK TABLE async_kettles IN ACCESS EXCLUSIVE MODE")
                 try tx.execute(sql: "SELECT pg_sleep(120)")
@@ -192,7 +193,7 @@ struct PostgresAsyncTests {
             SELECT count(*) FROM pg_locks
             WHERE relation = 'async_kettles'::regclass AND mode = 'AccessExclusiveLock' AND granted
             """)
-        let insert = Task {
+        let insert = Task(executorPreference: DedicatedThreadExecutor.promptTasks) {
             var kettle = Kettle(brand: "Never", litres: 1, watts: 1)
             try await pg.insert(&kettle)
             return kettle.id
@@ -223,7 +224,7 @@ struct PostgresAsyncTests {
     @Test func aCancelledTaskWritesNothing() async throws {
         let pg = try PostgresTestServer.freshDatabase()
         try await pg.migrate(Kettle.self)
-        let task = Task {
+        let task = Task(executorPreference: DedicatedThreadExecutor.promptTasks) {
             withUnsafeCurrentTask { $0?.cancel() }
             try await pg.insert(Kettle(brand: "Never", litres: 1, watts: 1))
         }

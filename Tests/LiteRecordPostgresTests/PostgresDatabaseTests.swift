@@ -27,7 +27,7 @@ struct PostgresDatabaseTests {
 
     @Test func cancellingTheTaskCancelsTheStatement() async throws {
         let database = try PostgresTestServer.freshDatabase()
-        let task = Task {
+        let task = Task(executorPreference: DedicatedThreadExecutor.promptTasks) {
             try await database.read { tx in _ = try tx.execute(sql: "SELECT pg_sleep(300)") }
         }
         try await Task.sleep(for: .milliseconds(300))
@@ -50,7 +50,7 @@ struct PostgresDatabaseTests {
         let database = try PostgresTestServer.freshDatabase()
         let started = DispatchSemaphore(value: 0)
         let cancelled = DispatchSemaphore(value: 0)
-        let task = Task {
+        let task = Task(executorPreference: DedicatedThreadExecutor.promptTasks) {
             let work: @Sendable (PostgresTransaction) throws -> Int = { tx in
                 _ = try tx.execute(sql: "SELECT 1")
                 started.signal()

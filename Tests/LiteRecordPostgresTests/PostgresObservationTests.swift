@@ -82,7 +82,7 @@ private final class Collector<Value: Sendable>: @unchecked Sendable {
     func countFetch() { lock.withLock { storedFetches += 1 } }
 
     func start(_ observation: PostgresObservation<Value>) {
-        task = Task {
+        task = Task(executorPreference: DedicatedThreadExecutor.promptTasks) {
             do {
                 for try await value in observation { self.lock.withLock { self.storedValues.append(value) } }
             } catch {
@@ -121,7 +121,7 @@ private func serverHasSession(_ pid: Int32, on database: PostgresDatabase) throw
     try database.fetchOne(Int.self, sql: "SELECT count(*) FROM pg_stat_activity WHERE pid = \(Int(pid))") == 1
 }
 
-@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage))
+@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage), .offCooperativePool)
 struct PostgresObservationTests {
     @Test func aQueryIsDeliveredAtOnceThenAfterCommitsOfAnotherDatabase() async throws {
         let (observed, writer) = try twoDatabases()

@@ -75,8 +75,12 @@ struct MainActorQueryTests {
         let db = try Database(.inMemory)
         try await seed(db)
         let query = db.query(Item.self).where { $0.level >= 3 }
-        let fromAnotherTask = try await Task.detached { try await query.count() }.value
-        let fromAnotherThread = try await Task.detached { try fetchedCount(query) }.value
+        let prompt = DedicatedThreadExecutor.promptTasks
+        let fromAnotherTask = try await Task.detached(executorPreference: prompt) { try await query.count() }
+            .value
+        let fromAnotherThread = try await Task.detached(executorPreference: prompt) {
+            try fetchedCount(query)
+        }.value
         #expect(fromAnotherTask == 3)
         #expect(fromAnotherThread == 3)
     }

@@ -25,10 +25,10 @@ import Testing
     /// inside a closure (the heuristic of `macro_closures.py`), as `path:line`. This file is left
     /// out: its reproduction above is such a site on purpose.
     @Test func noClosureLiteralInsideExpectWithinAClosure() throws {
-        let testsFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
         let ownName = URL(fileURLWithPath: #filePath).lastPathComponent
-        let sites = try MacroClosureScanner.sites(under: testsFolder, skippingFilesNamed: [ownName])
+        let sites = try TestSourceScan.sites(
+            under: TestSourceScan.testsFolder(), where: { TestSourceScan.isNot(ownName, $0) },
+            lines: MacroClosureScanner.lines(in:))
         #expect(
             sites.isEmpty,
             """
@@ -72,19 +72,6 @@ enum MacroClosureScanner {
         #"^\s*(\}\s*)?(if|else|for|while|guard|do|catch|switch|defer|repeat|case|default|func|init|"#
         + #"deinit|struct|class|enum|extension|actor|@Suite|@Test|@MainActor|private|fileprivate|static|"#
         + #"public|mutating|var|let\s+\w+\s*:\s*\w+\s*\{|get|set)\b"#
-
-    /// `relative/path.swift:line` for every site in the Swift files under a folder, sorted.
-    static func sites(under folder: URL, skippingFilesNamed skipped: Set<String>) throws -> [String] {
-        let root = folder.standardizedFileURL.path
-        guard let files = FileManager.default.enumerator(atPath: root) else { return ["cannot list \(root)"] }
-        var found: [String] = []
-        for case let relative as String in files
-        where relative.hasSuffix(".swift") && !skipped.contains((relative as NSString).lastPathComponent) {
-            let source = try String(contentsOfFile: root + "/" + relative, encoding: .utf8)
-            found += try lines(in: source).map { "Tests/\(relative):\($0)" }
-        }
-        return found.sorted()
-    }
 
     /// The 1-based line numbers of the sites in one source text.
     static func lines(in source: String) throws -> [Int] {
@@ -151,7 +138,7 @@ enum MacroClosureScanner {
     }
 
     /// Replaces comments and string literals by spaces (newlines kept), crudely, as the script does.
-    private static func mask(_ source: [UInt8]) -> [UInt8] {
+    static func mask(_ source: [UInt8]) -> [UInt8] {
         let quote = UInt8(ascii: "\"")
         let newline = UInt8(ascii: "\n")
         let slash = UInt8(ascii: "/")
