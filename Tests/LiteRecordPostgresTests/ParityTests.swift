@@ -11,6 +11,9 @@ import Testing
     @Test func transactions() throws { try ParityChecks.transactions(SQLiteBackend.temporary()) }
     @Test func concurrency() throws { try ParityChecks.concurrency(SQLiteBackend.temporary()) }
     @Test func queryDifferential() throws { try QueryParityChecks.differential(SQLiteBackend.temporary()) }
+    @Test func fetchFromATable() throws {
+        try TableFetchParityChecks.fetchFromATable(SQLiteBackend.temporary())
+    }
 }
 
 // Skipped, with the message, when no server is configured: `swift test` passes on a machine
@@ -23,6 +26,9 @@ struct PostgresParityTests {
     @Test func transactions() throws { try ParityChecks.transactions(PostgresTestServer.backend()) }
     @Test func concurrency() throws { try ParityChecks.concurrency(PostgresTestServer.backend()) }
     @Test func queryDifferential() throws { try QueryParityChecks.differential(PostgresTestServer.backend()) }
+    @Test func fetchFromATable() throws {
+        try TableFetchParityChecks.fetchFromATable(PostgresTestServer.backend())
+    }
 }
 
 // The query language beyond comparisons (QueryLanguageParityChecks.swift,

@@ -46,6 +46,12 @@ struct PostgresAsyncTests {
         #expect(second == "CUP")
         let none = try await pg.fetchOne(String.self, sql: "SELECT item FROM shelf WHERE slot = \(9)")
         #expect(none == nil)
+        struct ShelfItem: Decodable, Equatable, Sendable {
+            var slot: Int
+            var item: String
+        }
+        let shelf = try await pg.fetchAll(ShelfItem.self, fromTable: "shelf").sorted { $0.slot < $1.slot }
+        #expect(shelf.map(\.item) == ["teapot", "CUP", "JUG"])
 
         // The same errors as the synchronous forms: a duplicate key, SQL that does not parse.
         await #expect {

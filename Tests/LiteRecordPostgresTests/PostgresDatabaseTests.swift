@@ -97,6 +97,29 @@ struct PostgresDatabaseTests {
         #expect(try database.fetchOne(Int.self, sql: "SELECT 1") == 1)
     }
 
+    /// A table another tool created without quotes has a lower-case name on PostgreSQL (not on
+    /// SQLite): the error for the name as written says which name the table has.
+    @Test func aTableNameInAnotherCaseIsNamedInTheError() throws {
+        let database = try PostgresTestServer.freshDatabase()
+        try database.execute(sql: "CREATE TABLE Shipments (ShipmentID integer, Destination text)")
+        struct Shipment: Decodable, Equatable {
+            var shipmentID: Int
+            var destination: String?
+        }
+        try database.execute(sql: "INSERT INTO Shipments VALUES (7, 'Oslo')")
+        let error = #expect(throws: DatabaseError.self) {
+            try database.fetchAll(Shipment.self, fromTable: "Shipments")
+        }
+        #expect(
+            error?.message
+                == #"no such table: Shipments (PostgreSQL folds unquoted names to lower case: the table is "shipments")"#
+        )
+        #expect(
+            try database.fetchAll(Shipment.self, fromTable: "shipments") == [
+                Shipment(shipmentID: 7, destination: "Oslo")
+            ])
+    }
+
     @Test func readIsReadOnly() throws {
         let database = try PostgresTestServer.freshDatabase()
         try database.execute(sql: "CREATE TABLE things (name text)")

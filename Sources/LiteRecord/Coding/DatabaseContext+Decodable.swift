@@ -132,32 +132,6 @@ extension Connection {
     /// table's columns.
     func selectSQL<T: Decodable>(for type: T.Type, fromTable table: String) throws -> SQL {
         let columns = try fetchAll(String.self, sql: "SELECT name FROM pragma_table_xinfo(\(table))")
-        guard !columns.isEmpty else {
-            throw DatabaseError(resultCode: .error, message: "no such table: \(table)")
-        }
-        let byLowercasedName = Dictionary(columns.map { ($0.lowercased(), $0) }) { first, _ in first }
-        let keys = try SchemaProbe.probe(T.self).columns
-        guard !keys.isEmpty else {
-            throw SchemaError("\(T.self) has no properties to read from the columns of \(table)")
-        }
-        var selected: [String] = []
-        for key in keys {
-            if let column = byLowercasedName[key.key.lowercased()] {
-                if !selected.contains(column) { selected.append(column) }
-            } else if !key.isOptional {
-                throw SchemaError(
-                    "\(T.self).\(key.key) has no column in \(table) (columns: \(columns.joined(separator: ", "))); "
-                        + "make the property optional or rename it with CodingKeys")
-            }
-        }
-        guard !selected.isEmpty else {
-            throw SchemaError(
-                "none of \(T.self)'s properties names a column of \(table) (columns: "
-                    + "\(columns.joined(separator: ", ")))")
-        }
-        // Built as a String first: interpolating into an `SQL` literal would bind the names.
-        let text =
-            "SELECT \(selected.map(SQL.quoteIdentifier).joined(separator: ", ")) FROM \(SQL.quoteIdentifier(table))"
-        return SQL(verbatim: text)
+        return try DecodableTableSelection.selectSQL(for: T.self, fromTable: table, columns: columns)
     }
 }

@@ -118,7 +118,7 @@ final class RowColumns: Sendable, Hashable {
     }
 
     /// SQL identifiers compare ignoring ASCII case only.
-    private static func fold(_ name: String) -> String {
+    static func fold(_ name: String) -> String {
         String(decoding: name.utf8.map { (65...90).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
     }
 

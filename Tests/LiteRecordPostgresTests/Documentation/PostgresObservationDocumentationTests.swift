@@ -54,7 +54,7 @@ private struct Note: Model, Equatable {
 }
 
 extension PostgresObservationDocumentationTests {
-    // The article's "Full-text search: not yet" section.
+    // PostgreSQL's own search functions still work in `where(sql:)`, with the text bound.
     @Test func searchingWithPostgresFunctions() throws {
         let pg = try PostgresTestServer.freshDatabase()
         var note = Note(id: nil, body: "Running Swift on the server")

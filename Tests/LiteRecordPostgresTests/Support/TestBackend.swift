@@ -21,6 +21,8 @@ protocol TestBackend {
     func count<M: Model>(_ type: M.Type, where condition: @escaping (Columns<M>) -> Condition) throws -> Int
     func execute(_ sql: SQL) throws
     func integer(_ sql: SQL) throws -> Int64?
+    /// `fetchAll(_:fromTable:)`: a plain `Decodable` read from a table it names.
+    func fetchAll<T: Decodable>(_ type: T.Type, fromTable table: String) throws -> [T]
     /// Runs `body` in a transaction, handing it a backend that runs inside it.
     func transaction(_ body: (any TestBackend) throws -> Void) throws
     /// `updateAll` of the rows a query selects; the number of rows changed.
@@ -129,6 +131,9 @@ struct SQLiteBackend: TestBackend {
     func parityQuery<M: Model>(_ type: M.Type) -> any ParityQuery<M> { context.query(M.self) }
     func execute(_ sql: SQL) throws { try context.execute(sql: sql) }
     func integer(_ sql: SQL) throws -> Int64? { try context.fetchOne(Int64.self, sql: sql) }
+    func fetchAll<T: Decodable>(_ type: T.Type, fromTable table: String) throws -> [T] {
+        try context.fetchAll(T.self, fromTable: table)
+    }
     func transaction(_ body: (any TestBackend) throws -> Void) throws {
         try context.transaction { tx in try body(SQLiteBackend(context: tx)) }
     }
@@ -147,6 +152,9 @@ struct PostgresBackend: TestBackend {
     func parityQuery<M: Model>(_ type: M.Type) -> any ParityQuery<M> { context.query(M.self) }
     func execute(_ sql: SQL) throws { try context.execute(sql: sql) }
     func integer(_ sql: SQL) throws -> Int64? { try context.fetchOne(Int64.self, sql: sql) }
+    func fetchAll<T: Decodable>(_ type: T.Type, fromTable table: String) throws -> [T] {
+        try context.fetchAll(T.self, fromTable: table)
+    }
     func transaction(_ body: (any TestBackend) throws -> Void) throws {
         if let database = context as? PostgresDatabase {
             try database.transaction { tx in try body(PostgresBackend(context: tx)) }
