@@ -18,16 +18,17 @@ struct ConcurrentTableCreationTests {
         var label: String
     }
 
-    /// Holds the write lock of `db` for `milliseconds` on a thread of its own, signaling
-    /// `locked` once it has it.
-    private func holdWriteLock(_ db: Database, milliseconds: Int, locked: DispatchSemaphore)
-        -> BackgroundThread<Void>
-    {
+    /// Holds the write lock of `db` on a thread of its own, signaling `locked` once it has it,
+    /// until `release` is signaled or `milliseconds` have passed.
+    private func holdWriteLock(
+        _ db: Database, milliseconds: Int, locked: DispatchSemaphore,
+        release: DispatchSemaphore = DispatchSemaphore(value: 0)
+    ) -> BackgroundThread<Void> {
         BackgroundThread {
             try db.transaction(.immediate) { tx in
                 try tx.execute(sql: "INSERT INTO other VALUES ('holder')")
                 locked.signal()
-                Thread.sleep(forTimeInterval: Double(milliseconds) / 1000)
+                _ = release.wait(timeout: .now() + .milliseconds(milliseconds))
             }
         }
     }
@@ -74,13 +75,19 @@ struct ConcurrentTableCreationTests {
             let (holder, user) = try makeDatabases(directory)
             try holder.insert(Note(id: nil, text: "kept"))
             let locked = DispatchSemaphore(value: 0)
-            let thread = holdWriteLock(holder, milliseconds: 2000, locked: locked)
+            let release = DispatchSemaphore(value: 0)
+            let thread = holdWriteLock(holder, milliseconds: 60_000, locked: locked, release: release)
+            defer { release.signal() }
             try #require(locked.wait(timeout: .now() + 10) == .success)
 
             // The table needs nothing, so checking it takes no write lock: WAL readers never wait.
-            let start = ContinuousClock.now
-            #expect(try user.fetchAll(Note.self).map(\.text) == ["kept"])
-            #expect(ContinuousClock.now - start < .milliseconds(1500))
+            // No clock: the lock is held until the read has returned, so a read that needed it
+            // would fail with SQLITE_BUSY or return only after the holder gave up.
+            let texts = try user.fetchAll(Note.self).map(\.text)
+            let lockStillHeld = thread.result(waitingAtMost: 0) == nil
+            release.signal()
+            #expect(texts == ["kept"])
+            #expect(lockStillHeld, "the read returned only once the writer had finished")
             try #require(thread.result(waitingAtMost: 10), "the lock holder never finished").get()
         }
     }
