@@ -175,9 +175,10 @@ public struct PostgresMigrator: Sendable {
         let table = Self.tableName
         do {
             try session.runTransaction(begin: "BEGIN") { tx in
-                // Serializes migrators on every connection until this transaction ends; it also
-                // keeps two first runs from racing on CREATE TABLE IF NOT EXISTS.
-                try session.execute("SELECT pg_advisory_xact_lock(hashtext(\(table)))")
+                // Serializes migrators (and automatic tables) on every connection until this
+                // transaction ends; it also keeps two first runs from racing on CREATE TABLE IF
+                // NOT EXISTS.
+                try session.lockSchemaChanges()
                 try session.execute(SQLDialect.postgres.createMigrationsTable(named: table))
                 // Another connection may have applied it since we looked.
                 let recorded = try session.execute(

@@ -23,10 +23,10 @@ extension PostgresSession {
         return table
     }
 
-    /// Creates the table, or adds what it lacks. Runs inside a transaction, which an advisory
-    /// lock on the table's name serializes with other processes doing the same.
+    /// Creates the table, or adds what it lacks. Runs inside a transaction, which
+    /// ``lockSchemaChanges()`` serializes with other processes doing the same.
     private func prepare(_ table: BackendTable) throws {
-        try execute("SELECT pg_advisory_xact_lock(hashtext(\(table.name)))")
+        try lockSchemaChanges()
         let existing = try execute(
             """
             SELECT column_name FROM information_schema.columns
@@ -98,5 +98,22 @@ extension PostgresSession {
             return "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
         case .blob(let data): return "'\\x" + data.map { String(format: "%02x", $0) }.joined() + "'::bytea"
         }
+    }
+}
+
+extension PostgresSession {
+    /// Takes, until the transaction ends, the advisory lock that serializes LiteRecord's schema
+    /// changes in the current schema: creating and completing tables, and running migrations.
+    ///
+    /// One lock for all of them, not one per table: a transaction that first uses a parent and
+    /// then its child locks in the opposite order to one that first uses the child (whose table
+    /// creates its parent's), and with a lock per table the two deadlocked. Keyed by the schema,
+    /// so that databases on other schemas (tenants, tests) do not wait for each other.
+    func lockSchemaChanges() throws {
+        try execute(
+            """
+            SELECT pg_advisory_xact_lock(
+                hashtext('literecord schema changes'), hashtext(coalesce(current_schema(), '')))
+            """)
     }
 }

@@ -108,12 +108,8 @@ private final class Collector<Value: Sendable>: @unchecked Sendable {
 
 /// Two databases on one fresh schema: `observed` observes, `writer` writes, as two processes.
 private func twoDatabases() throws -> (observed: PostgresDatabase, writer: PostgresDatabase) {
-    let observed = try PostgresTestServer.freshDatabase()
-    let schema = try #require(try observed.fetchOne(String.self, sql: "SELECT current_schema()"))
-    let url = try #require(PostgresTestServer.url)
-    let separator = url.contains("?") ? "&" : "?"
-    let writer = try PostgresDatabase(url: url + separator + "options=-csearch_path%3D\(schema)")
-    return (observed, writer)
+    let databases = try PostgresTestServer.freshDatabases(count: 2)
+    return (databases[0], databases[1])
 }
 
 /// Whether the server still has the session with this process id.

@@ -183,13 +183,22 @@ enum PostgresTestServer {
     static func freshDatabase(configuration: PostgresConfiguration = PostgresConfiguration()) throws
         -> PostgresDatabase
     {
+        try freshDatabases(count: 1, configuration: configuration)[0]
+    }
+
+    /// Databases with pools of their own (as separate processes) on one fresh schema.
+    static func freshDatabases(count: Int, configuration: PostgresConfiguration = PostgresConfiguration())
+        throws -> [PostgresDatabase]
+    {
         guard let url else { throw DatabaseError(resultCode: .misuse, message: "no PostgreSQL server") }
         let schema = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         let setup = try PostgresDatabase(url: url)
         try setup.execute(sql: SQL(verbatim: "CREATE SCHEMA \(schema)"))
         let separator = url.contains("?") ? "&" : "?"
-        return try PostgresDatabase(
-            url: url + separator + "options=-csearch_path%3D\(schema)", configuration: configuration)
+        return try (0..<count).map { _ in
+            try PostgresDatabase(
+                url: url + separator + "options=-csearch_path%3D\(schema)", configuration: configuration)
+        }
     }
 
     static func backend() throws -> PostgresBackend {

@@ -1,5 +1,6 @@
 import Foundation
 import LiteRecord
+import LiteRecordTestSupport
 import Testing
 
 /// Databases the command-line tool tests run on, written as another tool would (rollback

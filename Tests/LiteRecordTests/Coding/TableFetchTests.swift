@@ -1,5 +1,6 @@
 import Foundation
 import LiteRecord
+import LiteRecordTestSupport
 import Testing
 
 /// `fetchAll(_:fromTable:)`: a plain `Decodable` read from a table it names.

@@ -1,5 +1,6 @@
 import Foundation
 import LiteRecord
+import LiteRecordTestSupport
 import Synchronization
 
 /// A note kept in the concurrency tests' file databases.

@@ -1,5 +1,6 @@
 import Foundation
 import LiteRecord
+import LiteRecordTestSupport
 
 /// The values an observation delivered, which a test waits on (with a deadline, never timing
 /// anything).

@@ -1,6 +1,7 @@
 // The README's "Concurrency" section, line for line (see ReadmeCodeBlockTests).
 import Foundation
 import LiteRecord
+import LiteRecordTestSupport
 import Testing
 
 @Suite struct ConcurrencyDocumentationTests {

@@ -1,6 +1,7 @@
 // The README's "Hooks" section, line for line (see ReadmeCodeBlockTests).
 import Foundation
 import LiteRecord
+import LiteRecordTestSupport
 import Testing
 
 private let traced = Locked<[String]>([])

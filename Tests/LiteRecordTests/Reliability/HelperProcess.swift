@@ -1,4 +1,5 @@
 import Foundation
+import LiteRecordTestSupport
 import Synchronization
 
 /// A running `LiteRecordTestHelper` process, whose standard output and error are collected

@@ -1,4 +1,5 @@
 import Foundation
+import LiteRecordTestSupport
 import Synchronization
 
 /// Work running on a thread of its own, whose result a test waits for with a time limit, so a

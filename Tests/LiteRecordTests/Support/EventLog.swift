@@ -1,3 +1,4 @@
+import LiteRecordTestSupport
 import Synchronization
 
 /// A thread-safe, append-only list of events, for hook handlers and multi-thread tests.

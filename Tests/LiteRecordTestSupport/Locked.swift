@@ -4,16 +4,16 @@ import Foundation
 ///
 /// Not `Synchronization.Mutex`: on Linux it waits with futexes inside the precompiled standard
 /// library, invisible to the thread sanitizer, which then reports what it protects as races.
-final class Locked<Value: Sendable>: @unchecked Sendable {
+package final class Locked<Value: Sendable>: @unchecked Sendable {
     // @unchecked Sendable: `value` is only read or written inside `withLock`, under `lock`.
     private let lock = NSLock()
     private var value: Value
 
-    init(_ value: Value) {
+    package init(_ value: Value) {
         self.value = value
     }
 
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)
