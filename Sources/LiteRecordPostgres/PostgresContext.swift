@@ -43,10 +43,13 @@ public final class PostgresSession {
         return try connection.execute(sql)
     }
 
-    /// Runs `body` in a transaction, or in a savepoint when one is already open.
-    func runTransaction<T>(begin: String, _ body: (PostgresTransaction) throws -> T) throws -> T {
+    /// Runs `body` in a transaction, or in a savepoint when one is already open (named
+    /// `savepointName`, quoted, or a generated name).
+    func runTransaction<T>(
+        begin: String, savepointName: String? = nil, _ body: (PostgresTransaction) throws -> T
+    ) throws -> T {
         let isOutermost = transactionDepth == 0
-        let savepoint = "literecord_\(transactionDepth)"
+        let savepoint = savepointName.map(SQL.quoteIdentifier) ?? "literecord_\(transactionDepth)"
         try execute(isOutermost ? SQL(verbatim: begin) : SQL(verbatim: "SAVEPOINT \(savepoint)"))
         transactionDepth += 1
         defer { transactionDepth -= 1 }
@@ -109,6 +112,24 @@ public struct PostgresTransaction: PostgresContext {
     @discardableResult
     public func transaction<T>(_ body: (PostgresTransaction) throws -> T) throws -> T {
         try session.runTransaction(begin: "", body)
+    }
+
+    /// Runs `body` in a savepoint of this transaction: released when it returns, rolled back to
+    /// when it throws, keeping the rest of the transaction (as SQLite's `savepoint`).
+    ///
+    /// Savepoints nest, and an inner one may reuse an outer one's name. A statement that fails
+    /// inside still aborts the whole transaction on PostgreSQL unless the savepoint's `body`
+    /// throws, which rolls back to the savepoint and clears the failure.
+    ///
+    /// - Parameters:
+    ///   - name: The savepoint's name (any text; it is quoted), or `nil` for a generated one.
+    ///   - body: The work; use the transaction it receives.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws, or the ``LiteRecord/DatabaseError`` of `SAVEPOINT` or
+    ///   `RELEASE`.
+    @discardableResult
+    public func savepoint<T>(_ name: String? = nil, _ body: (PostgresTransaction) throws -> T) throws -> T {
+        try session.runTransaction(begin: "", savepointName: name, body)
     }
 }
 

@@ -34,6 +34,21 @@ extension PostgresDatabase {
         try await runCancellable { database in try database.transaction(body) }
     }
 
+    /// Runs `body` in a savepoint off the calling task: outside a transaction, a transaction of
+    /// its own, as the synchronous form.
+    ///
+    /// - Parameters:
+    ///   - name: The savepoint's name, or `nil`.
+    ///   - body: The work.
+    /// - Returns: What `body` returns.
+    /// - Throws: As ``transaction(_:)-6j7fl``.
+    @discardableResult
+    public func savepoint<T: Sendable>(
+        _ name: String? = nil, _ body: @escaping @Sendable (PostgresTransaction) throws -> T
+    ) async throws -> T {
+        try await runCancellable { database in try database.savepoint(name, body) }
+    }
+
     /// Runs `body` in a read-only transaction off the calling task; see ``read(_:)``.
     ///
     /// - Parameter body: The reads.

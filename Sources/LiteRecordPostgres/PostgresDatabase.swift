@@ -69,6 +69,22 @@ public final class PostgresDatabase: PostgresContext, Sendable {
         }
     }
 
+    /// Runs `body` in a savepoint; outside a transaction, as here, that is a transaction of its
+    /// own, committed when `body` returns (as SQLite's `savepoint` outside a transaction).
+    ///
+    /// Inside a transaction, use ``PostgresTransaction/savepoint(_:_:)``.
+    ///
+    /// - Parameters:
+    ///   - name: The savepoint's name (accepted for parity with SQLite; the outermost level is a
+    ///     plain transaction), or `nil`.
+    ///   - body: The work; use the transaction it receives.
+    /// - Returns: What `body` returns.
+    /// - Throws: As ``transaction(_:)-6j7fl``.
+    @discardableResult
+    public func savepoint<T>(_ name: String? = nil, _ body: (PostgresTransaction) throws -> T) throws -> T {
+        try transaction(body)
+    }
+
     /// Runs `body` in a write transaction; the same as ``transaction(_:)-6j7fl``.
     ///
     /// - Parameter body: The work.

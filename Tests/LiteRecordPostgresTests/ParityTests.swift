@@ -14,6 +14,7 @@ import Testing
     @Test func fetchFromATable() throws {
         try TableFetchParityChecks.fetchFromATable(SQLiteBackend.temporary())
     }
+    @Test func savepoints() throws { try SavepointParityChecks.savepoints(SQLiteBackend.temporary()) }
 }
 
 // Skipped, with the message, when no server is configured: `swift test` passes on a machine
@@ -29,6 +30,7 @@ struct PostgresParityTests {
     @Test func fetchFromATable() throws {
         try TableFetchParityChecks.fetchFromATable(PostgresTestServer.backend())
     }
+    @Test func savepoints() throws { try SavepointParityChecks.savepoints(PostgresTestServer.backend()) }
 }
 
 // The query language beyond comparisons (QueryLanguageParityChecks.swift,

@@ -227,6 +227,28 @@ struct PostgresAsyncTests {
         #expect(brands == ["Later"])
     }
 
+    @MainActor @Test func asyncSavepointCommitsOrRollsBack() async throws {
+        let pg = try PostgresTestServer.freshDatabase()
+        try await pg.migrate(Kettle.self)
+        let id = try await pg.savepoint("first") { tx in
+            var kettle = Kettle(brand: "Kept", litres: 1, watts: 1)
+            try tx.insert(&kettle)
+            try tx.savepoint { inner in
+                try inner.insert(Kettle(brand: "Kept too", litres: 2, watts: 2))
+            }
+            return kettle.id
+        }
+        #expect(id != nil)
+        await #expect(throws: DatabaseError.self) {
+            try await pg.savepoint { tx in
+                try tx.insert(Kettle(brand: "Gone", litres: 1, watts: 1))
+                try tx.execute(sql: "SELEC 1")
+            }
+        }
+        let brands = try await pg.fetchAll(String.self, sql: "SELECT brand FROM async_kettles ORDER BY brand")
+        #expect(brands == ["Kept", "Kept too"])
+    }
+
     @Test func aCancelledTaskWritesNothing() async throws {
         let pg = try PostgresTestServer.freshDatabase()
         try await pg.migrate(Kettle.self)

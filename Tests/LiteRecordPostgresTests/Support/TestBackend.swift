@@ -25,6 +25,8 @@ protocol TestBackend {
     func fetchAll<T: Decodable>(_ type: T.Type, fromTable table: String) throws -> [T]
     /// Runs `body` in a transaction, handing it a backend that runs inside it.
     func transaction(_ body: (any TestBackend) throws -> Void) throws
+    /// Runs `body` in a savepoint (a transaction of its own outside one).
+    func savepoint(_ name: String?, _ body: (any TestBackend) throws -> Void) throws
     /// `updateAll` of the rows a query selects; the number of rows changed.
     func updateAll<M: Model>(
         _ type: M.Type, where condition: ((Columns<M>) -> Condition)?, order: ((Columns<M>) -> Ordering)?,
@@ -137,6 +139,9 @@ struct SQLiteBackend: TestBackend {
     func transaction(_ body: (any TestBackend) throws -> Void) throws {
         try context.transaction { tx in try body(SQLiteBackend(context: tx)) }
     }
+    func savepoint(_ name: String?, _ body: (any TestBackend) throws -> Void) throws {
+        try context.savepoint(name) { connection in try body(SQLiteBackend(context: connection)) }
+    }
 }
 
 /// PostgreSQL: a `PostgresDatabase` or a transaction.
@@ -160,6 +165,13 @@ struct PostgresBackend: TestBackend {
             try database.transaction { tx in try body(PostgresBackend(context: tx)) }
         } else if let transaction = context as? PostgresTransaction {
             try transaction.transaction { tx in try body(PostgresBackend(context: tx)) }
+        }
+    }
+    func savepoint(_ name: String?, _ body: (any TestBackend) throws -> Void) throws {
+        if let database = context as? PostgresDatabase {
+            try database.savepoint(name) { tx in try body(PostgresBackend(context: tx)) }
+        } else if let transaction = context as? PostgresTransaction {
+            try transaction.savepoint(name) { tx in try body(PostgresBackend(context: tx)) }
         }
     }
 }
