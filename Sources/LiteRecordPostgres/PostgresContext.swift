@@ -118,15 +118,16 @@ public struct PostgresTransaction: PostgresContext {
     /// when it throws, keeping the rest of the transaction (as SQLite's `savepoint`).
     ///
     /// Savepoints nest, and an inner one may reuse an outer one's name. A statement that fails
-    /// inside still aborts the whole transaction on PostgreSQL unless the savepoint's `body`
-    /// throws, which rolls back to the savepoint and clears the failure.
+    /// inside aborts the work since the savepoint, even when `body` catches the error (SQLite
+    /// would go on): the savepoint then throws ``LiteRecord/ResultCode/abort`` and rolls back to
+    /// itself, and the rest of the transaction goes on.
     ///
     /// - Parameters:
     ///   - name: The savepoint's name (any text; it is quoted), or `nil` for a generated one.
     ///   - body: The work; use the transaction it receives.
     /// - Returns: What `body` returns.
-    /// - Throws: What `body` throws, or the ``LiteRecord/DatabaseError`` of `SAVEPOINT` or
-    ///   `RELEASE`.
+    /// - Throws: What `body` throws, ``LiteRecord/ResultCode/abort`` after a failed statement, or
+    ///   the ``LiteRecord/DatabaseError`` of `SAVEPOINT` or `RELEASE`.
     @discardableResult
     public func savepoint<T>(_ name: String? = nil, _ body: (PostgresTransaction) throws -> T) throws -> T {
         try session.runTransaction(begin: "", savepointName: name, body)

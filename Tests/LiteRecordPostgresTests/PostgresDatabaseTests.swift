@@ -86,6 +86,25 @@ struct PostgresDatabaseTests {
         #expect(try database.fetchAll(String.self, sql: "SELECT name FROM things ORDER BY name") == ["a"])
     }
 
+    /// A caught failure inside a savepoint aborts only the savepoint's work: it throws `.abort`,
+    /// and the transaction around it goes on and commits.
+    @Test func aCaughtFailureInsideASavepointRollsBackOnlyTheSavepoint() throws {
+        let database = try PostgresTestServer.freshDatabase()
+        try database.execute(sql: "CREATE TABLE things (name text UNIQUE)")
+        try database.transaction { tx in
+            try tx.execute(sql: "INSERT INTO things VALUES (\("a"))")
+            expectError(.abort) {
+                try tx.savepoint("attempt") { attempt in
+                    try attempt.execute(sql: "INSERT INTO things VALUES (\("b"))")
+                    _ = try? attempt.execute(sql: "INSERT INTO things VALUES (\("a"))")  // fails, caught
+                }
+            }
+            try tx.execute(sql: "INSERT INTO things VALUES (\("c"))")
+        }
+        let names = try database.fetchAll(String.self, sql: "SELECT name FROM things ORDER BY name")
+        #expect(names == ["a", "c"])
+    }
+
     @Test func serverNoticesAreNotWrittenToStandardError() throws {
         let database = try PostgresTestServer.freshDatabase()
         let written = try capturingStandardError {
