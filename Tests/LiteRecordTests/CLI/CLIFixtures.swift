@@ -96,9 +96,7 @@ enum CLIFixtures {
 
     /// Runs the built `literecord` with `arguments` and waits for it (at most `seconds`).
     static func runTool(_ arguments: [String], seconds: Double = 120) throws -> Run {
-        let process = Process()
-        process.executableURL = try toolURL()
-        process.arguments = arguments
+        let process = Process.child(running: try toolURL(), arguments: arguments)
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output

@@ -122,9 +122,8 @@ enum SQLiteShell {
     /// Runs `sql` on the database at `database` and returns the shell's exit status.
     static func run(_ sql: String, on database: String) throws -> Int32 {
         guard let path else { return -1 }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = ["-cmd", ".timeout 10000", database, sql]
+        let process = Process.child(
+            running: URL(fileURLWithPath: path), arguments: ["-cmd", ".timeout 10000", database, sql])
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()

@@ -1,5 +1,6 @@
 import Foundation
 import LiteRecord
+import LiteRecordTestSupport
 import Testing
 
 // Differential test of issue #14's class, "a value compares as what it is, not as how it is
@@ -151,9 +152,9 @@ private let extraRows = 16
             )
         }
         if !shellInserts.isEmpty {
-            let shell = Process()
-            shell.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            shell.arguments = ["sqlite3", path, shellInserts.joined(separator: "\n")]
+            let shell = Process.child(
+                running: URL(fileURLWithPath: "/usr/bin/env"),
+                arguments: ["sqlite3", path, shellInserts.joined(separator: "\n")])
             try shell.run()
             shell.waitUntilExit()
             try #require(shell.terminationStatus == 0)

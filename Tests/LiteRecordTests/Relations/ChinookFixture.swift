@@ -1,5 +1,6 @@
 import Foundation
 import LiteRecord
+import LiteRecordTestSupport
 
 // Models of a Chinook-shaped database written by another tool: PascalCase tables and columns,
 // foreign keys declared in the SQL, and the relations declared again on the models' schemas.
@@ -162,9 +163,8 @@ enum ChinookFixture {
     }
 
     private static func runShell(path: String, script: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        process.arguments = ["-bail", path]
+        let process = Process.child(
+            running: URL(fileURLWithPath: "/usr/bin/sqlite3"), arguments: ["-bail", path])
         let input = Pipe()
         process.standardInput = input
         try process.run()

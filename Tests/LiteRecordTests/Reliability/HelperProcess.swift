@@ -24,7 +24,7 @@ final class HelperProcess: @unchecked Sendable {
         }
     }
 
-    private let process = Process()
+    private let process: Process
     private let input = Pipe()
     private let standardOutput: OutputCollector
     private let standardError: OutputCollector
@@ -39,9 +39,7 @@ final class HelperProcess: @unchecked Sendable {
     /// - Throws: ``HelperLocationError`` when the helper was not built; a launch error.
     init(_ arguments: [String]) throws {
         HelperProcess.brokenPipesIgnored
-        let executable = try HelperProcess.executableURL()
-        process.executableURL = executable
-        process.arguments = arguments
+        process = Process.child(running: try HelperProcess.executableURL(), arguments: arguments)
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output

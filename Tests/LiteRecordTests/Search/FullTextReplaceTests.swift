@@ -1,5 +1,6 @@
 import Foundation
 import LiteRecord
+import LiteRecordTestSupport
 import Testing
 
 /// A searched model with unique columns, so that `REPLACE` can delete rows other than the one
@@ -181,17 +182,17 @@ private struct Slugged: Model, Equatable {
             let db = try Database(path: path)
             try db.insert(Slugged(id: 1, title: "alpha news", body: "old", slug: "a", code: 1))
             try db.insert(Slugged(id: 2, title: "beta", body: "old", slug: "b", code: 2))
-            let shell = Process()
-            shell.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-            shell.arguments = [
-                path,
-                """
-                REPLACE INTO slugged(id, title, body, slug) VALUES (1, 'delta', 'new', 'a');
-                INSERT OR REPLACE INTO slugged(id, title, body, slug) VALUES (10, 'zoe', '', 'B');
-                INSERT INTO slugged(id, title, body) VALUES (2, 'gamma', '');
-                UPDATE OR REPLACE slugged SET code = 1 WHERE id = 10;
-                """,
-            ]
+            let shell = Process.child(
+                running: URL(fileURLWithPath: "/usr/bin/sqlite3"),
+                arguments: [
+                    path,
+                    """
+                    REPLACE INTO slugged(id, title, body, slug) VALUES (1, 'delta', 'new', 'a');
+                    INSERT OR REPLACE INTO slugged(id, title, body, slug) VALUES (10, 'zoe', '', 'B');
+                    INSERT INTO slugged(id, title, body) VALUES (2, 'gamma', '');
+                    UPDATE OR REPLACE slugged SET code = 1 WHERE id = 10;
+                    """,
+                ])
             try shell.run()
             shell.waitUntilExit()
             try #require(shell.terminationStatus == 0)

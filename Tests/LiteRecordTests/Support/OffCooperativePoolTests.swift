@@ -95,11 +95,6 @@ enum UnstructuredTaskScanner {
 
     /// The 1-based line numbers of the sites in one source text.
     static func lines(in source: String) throws -> [Int] {
-        let masked = String(decoding: MacroClosureScanner.mask(Array(source.utf8)), as: UTF8.self)
-        let expression = try NSRegularExpression(pattern: pattern)
-        let text = masked as NSString
-        return expression.matches(in: masked, range: NSRange(location: 0, length: text.length)).map { match in
-            text.substring(to: match.range.location).reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
-        }
+        try TestSourceScan.lines(matching: pattern, in: source)
     }
 }

@@ -28,4 +28,15 @@ enum TestSourceScan {
     static func isNot(_ fileName: String, _ relative: String) -> Bool {
         (relative as NSString).lastPathComponent != fileName
     }
+
+    /// The 1-based line numbers where `pattern` matches `source` outside comments and string
+    /// literals.
+    static func lines(matching pattern: String, in source: String) throws -> [Int] {
+        let masked = String(decoding: MacroClosureScanner.mask(Array(source.utf8)), as: UTF8.self)
+        let expression = try NSRegularExpression(pattern: pattern)
+        let text = masked as NSString
+        return expression.matches(in: masked, range: NSRange(location: 0, length: text.length)).map { match in
+            text.substring(to: match.range.location).reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
+        }
+    }
 }
