@@ -137,7 +137,7 @@ package enum PostgresErrorMapping {
             field("M")
             ?? String(cString: PQerrorMessage(connection)).trimmingCharacters(in: .whitespacesAndNewlines)
         let constraint = field("n")
-        var text = "\(message) (SQLSTATE \(state))"
+        var text = message
         if let table = field("t"), let column = field("c") {
             text += ": \(table).\(column)"
         } else if let constraint {
@@ -145,7 +145,7 @@ package enum PostgresErrorMapping {
         }
         return DatabaseError(
             resultCode: resultCode(sqlState: state, constraint: constraint), message: text, sql: sql.text,
-            arguments: sql.arguments.isEmpty ? nil : sql.arguments)
+            arguments: sql.arguments.isEmpty ? nil : sql.arguments, sqlState: state.isEmpty ? nil : state)
     }
 
     /// The ``ResultCode`` of an SQLSTATE.

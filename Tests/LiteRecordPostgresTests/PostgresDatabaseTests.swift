@@ -139,6 +139,45 @@ struct PostgresDatabaseTests {
             ])
     }
 
+    /// PostgreSQL's errors carry their SQLSTATE, lead their description with it, and name the
+    /// table and column or the constraint in the message; the code is SQLite's family.
+    @Test func errorsCarryTheirSQLStateAndWhatTheyName() throws {
+        let database = try PostgresTestServer.freshDatabase()
+        try database.execute(sql: "CREATE TABLE members (id integer PRIMARY KEY, email text NOT NULL UNIQUE)")
+        try database.execute(sql: "INSERT INTO members VALUES (1, 'a@example.com')")
+        let duplicate = try #require(
+            #expect(throws: DatabaseError.self) {
+                try database.execute(sql: "INSERT INTO members VALUES (\(2), \("a@example.com"))")
+            })
+        #expect(duplicate.resultCode == .constraintUnique)
+        #expect(duplicate.sqlState == "23505")
+        #expect(
+            duplicate.message
+                == #"duplicate key value violates unique constraint "members_email_key": constraint members_email_key"#
+        )
+        #expect(
+            duplicate.description
+                == #"SQLSTATE 23505: duplicate key value violates unique constraint "members_email_key": "#
+                + "constraint members_email_key — while executing `INSERT INTO members VALUES (?, ?)`")
+        #expect(!duplicate.description.contains("example.com"))
+        #expect(duplicate.expandedDescription.contains("a@example.com"))
+
+        let missing = try #require(
+            #expect(throws: DatabaseError.self) {
+                try database.execute(sql: "INSERT INTO members (id) VALUES (\(3))")
+            })
+        #expect(missing.resultCode == .constraintNotNull)
+        #expect(missing.sqlState == "23502")
+        #expect(missing.message.hasSuffix(": members.email"), "\(missing.message)")
+
+        let syntax = try #require(
+            #expect(throws: DatabaseError.self) { try database.execute(sql: "SELEKT 1") })
+        #expect(syntax.resultCode == .error)
+        #expect(syntax.sqlState == "42601")
+        #expect(syntax.description.hasPrefix("SQLSTATE 42601: syntax error at or near \"SELEKT\""))
+        #expect(try database.fetchAll(Int.self, sql: "SELECT id FROM members") == [1])
+    }
+
     @Test func readIsReadOnly() throws {
         let database = try PostgresTestServer.freshDatabase()
         try database.execute(sql: "CREATE TABLE things (name text)")

@@ -96,7 +96,7 @@ struct PostgresProjectionTests {
             try pg.query(StreamRow.self).group(by: \.bucket).select(StreamLabel.self).fetchAll()
         }
         #expect(error?.message.contains("GROUP BY") == true, "\(String(describing: error))")
-        #expect(error?.message.contains("42803") == true, "\(String(describing: error))")
+        #expect(error?.sqlState == "42803", "\(String(describing: error))")
         #expect(try pg.query(StreamRow.self).count() == 20)
     }
 

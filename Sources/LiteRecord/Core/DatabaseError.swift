@@ -1,13 +1,16 @@
 import CSQLite
 
-/// An error reported by SQLite, or by LiteRecord while talking to SQLite.
+/// An error reported by SQLite or PostgreSQL, or by LiteRecord while talking to them.
 ///
-/// It carries the extended ``ResultCode``, SQLite's message, the SQL that failed and the
-/// arguments bound to it. ``description`` leaves the arguments out, because they may be private
-/// data that should not reach logs; ``expandedDescription`` includes them.
+/// It carries the extended ``ResultCode``, the database's message, the SQL that failed and the
+/// arguments bound to it; PostgreSQL's errors also carry their ``sqlState``, and their
+/// ``resultCode`` is the SQLite family that SQLSTATE maps onto, so that one `catch` works on both
+/// backends. ``description`` leaves the arguments out, because they may be private data that
+/// should not reach logs; ``expandedDescription`` includes them.
 ///
 /// ## Topics
 /// - ``resultCode``
+/// - ``sqlState``
 /// - ``message``
 /// - ``sql``
 /// - ``arguments``
@@ -15,8 +18,14 @@ import CSQLite
 public struct DatabaseError: Error, Sendable, CustomStringConvertible {
     /// The extended result code (its ``ResultCode/primary`` gives the primary code).
     public let resultCode: ResultCode
-    /// SQLite's message, such as `UNIQUE constraint failed: players.name`.
+    /// The database's message, such as `UNIQUE constraint failed: players.name`.
+    ///
+    /// PostgreSQL's primary message is followed by the table and column, or the constraint, that
+    /// the error names.
     public let message: String
+    /// The five-character SQLSTATE of an error PostgreSQL reported (`23505`, `40001`); `nil` for
+    /// SQLite's errors and for those LiteRecord raises itself.
+    public let sqlState: String?
     /// The SQL being prepared or run, when there was one.
     public let sql: String?
     /// The arguments bound to ``sql``, when there were some.
@@ -29,21 +38,27 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
     ///   - message: What went wrong, in words.
     ///   - sql: The SQL involved, if any.
     ///   - arguments: The arguments bound to `sql`, if any.
+    ///   - sqlState: The SQLSTATE PostgreSQL reported, if it did.
     public init(
-        resultCode: ResultCode, message: String, sql: String? = nil, arguments: StatementArguments? = nil
+        resultCode: ResultCode, message: String, sql: String? = nil, arguments: StatementArguments? = nil,
+        sqlState: String? = nil
     ) {
         self.resultCode = resultCode
         self.message = message
         self.sql = sql
         self.arguments = arguments
+        self.sqlState = sqlState
     }
 
     /// The primary result code, such as `.constraint` for `.constraintUnique`.
     public var primaryResultCode: ResultCode { resultCode.primary }
 
     /// Code, message and SQL (cut when long); never the arguments.
+    ///
+    /// The code is PostgreSQL's SQLSTATE when there is one (`SQLSTATE 23505: duplicate key ...`),
+    /// SQLite's otherwise (`SQLITE_CONSTRAINT_UNIQUE (2067): UNIQUE constraint failed: ...`).
     public var description: String {
-        var text = "\(resultCode): \(message)"
+        var text = sqlState.map { "SQLSTATE \($0): \(message)" } ?? "\(resultCode): \(message)"
         if let sql {
             text += " — while executing `\(SafeDescription.cut(sql, toScalars: SafeDescription.sqlLimit))`"
         }
