@@ -154,7 +154,8 @@ extension PostgresContext {
             let table = try session.preparedTable(for: M.self)
             var sql: SQL = "SELECT \(SQL(table.selection)) FROM \(identifier: table.name)"
             if !table.primaryKey.isEmpty {
-                let keys = table.primaryKey.map(SQL.quoteIdentifier).joined(separator: ", ")
+                // A text key sorts by bytes, as SQLite's does, whatever its column's collation.
+                let keys = table.primaryKey.map(table.byteOrderExpression).joined(separator: ", ")
                 sql.append(SQL(verbatim: " ORDER BY " + keys))
             }
             let decoder = table.rowDecoder(dateStorage: session.dateStorage)

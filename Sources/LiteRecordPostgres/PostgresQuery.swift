@@ -130,7 +130,8 @@ public struct PostgresQuery<M: Model>: Sendable {
     /// - Returns: The first model, or `nil`.
     /// - Throws: As ``fetchAll()-7qelv``.
     public func fetchOne() throws -> M? {
-        try limit(1, offset: query.backendOffset).fetchAll().first
+        // The query's own limit and offset stay: `limit(0)` has no first row.
+        try with { $0.firstRowOnly }.fetchAll().first
     }
 
     /// The first matching model, or `nil`; the same as ``fetchOne()-1s3kc``.
@@ -161,6 +162,6 @@ public struct PostgresQuery<M: Model>: Sendable {
     /// - Returns: Whether a row matches.
     /// - Throws: ``LiteRecord/DatabaseError``.
     public func exists() throws -> Bool {
-        try limit(1, offset: query.backendOffset).count() > 0
+        try with { $0.firstRowOnly }.count() > 0
     }
 }

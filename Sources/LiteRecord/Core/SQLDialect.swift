@@ -105,8 +105,9 @@ package enum SQLDialect: Sendable, Equatable {
     }
 
     /// A value inside a JSON column, read as the member's Swift type compares: numbers as
-    /// numbers, booleans as booleans, everything else as text. SQLite reads it with
-    /// `->> '$.path'`; PostgreSQL with `#>>` and a bound path of keys, cast by the member type.
+    /// numbers, booleans as booleans, everything else as text compared by bytes. SQLite reads it
+    /// with `->> '$.path'`; PostgreSQL with `#>>` and a bound path of keys, cast by the member
+    /// type, text under `COLLATE "C"`.
     ///
     /// - Parameters:
     ///   - column: The JSON column's name.
@@ -121,7 +122,9 @@ package enum SQLDialect: Sendable, Equatable {
         switch SQLDialect.comparisonKind(of: memberType) {
         case .number: return "(\(base)::numeric)"
         case .boolean: return "(\(base)::boolean)"
-        case .text: return base
+        // `#>>` gives text of the database's default collation: state byte order, as SQLite's
+        // `->>` text compares.
+        case .text: return PostgresText.byBytes(base)
         }
     }
 

@@ -20,7 +20,7 @@ public struct Columns<M: Model> {
             }
             let column = try table.column(for: path, keyPathDescription: keyPathText)
             let base = Column<Value>(
-                sql: SQL(SQL.quoteIdentifier(column.name)), columnName: column.name,
+                sql: column.queryExpression, columnName: column.name,
                 isNullable: column.isOptional,
                 isJSON: column.isJSON, collation: column.collation,
                 dateStorage: table.columnDateStorage[column.name] ?? dateStorage, jsonPath: nil, error: nil)

@@ -16,6 +16,20 @@ enum PostgresText {
     /// The collation whose `lower()` and `upper()` fold ASCII letters only.
     private static let asciiCase: SQL = "COLLATE \"C\""
 
+    /// Text that compares and sorts by its bytes, as SQLite's `BINARY` and Swift's `String` (for
+    /// the NFC text LiteRecord writes): `(text COLLATE "C")`.
+    ///
+    /// Every text expression the query language builds in PostgreSQL states it, so that `<`,
+    /// `ORDER BY`, `min`/`max` and ranges never follow the database's default collation (an ICU
+    /// `en-US` database sorts `_z` before `a` and `a` before `A`): members of JSON columns (`#>>`
+    /// reads them as text of the default collation) and text columns (LiteRecord creates them
+    /// `COLLATE "C"`; a column created by hand may have any collation). An index of a `"C"`
+    /// column still serves the comparison.
+    ///
+    /// - Parameter text: A text expression.
+    /// - Returns: The expression under the "C" collation.
+    static func byBytes(_ text: SQL) -> SQL { "(\(text) \(asciiCase))" }
+
     /// The value as text, folded to ASCII lowercase when `foldingCase`.
     private static func operand(_ sql: SQL, foldingCase: Bool) -> SQL {
         foldingCase ? "lower(\(sql) \(asciiCase))" : sql
@@ -83,5 +97,37 @@ enum PostgresText {
                 "count of \(column.text) (characters) is not available on PostgreSQL: it has no function "
                     + "counting grapheme clusters as Swift's count does (char_length counts code points)")
         }
+    }
+}
+
+extension TableSchema.Column {
+    /// The column as a query reads, compares and sorts it: its quoted name, and in PostgreSQL
+    /// (``SQLDialect/current``) a text column under `COLLATE "C"` (see ``PostgresText/byBytes(_:)``).
+    var queryExpression: SQL {
+        let name = SQL(SQL.quoteIdentifier(self.name))
+        guard SQLDialect.current == .postgres, holdsPostgresText else { return name }
+        return PostgresText.byBytes(name)
+    }
+
+    /// Whether PostgreSQL stores the column as text (see ``SQLDialect/columnType(_:isJSON:isBoolean:)``):
+    /// only text takes a collation.
+    var holdsPostgresText: Bool {
+        let isBoolean = swiftTypeName == "Bool" || swiftTypeName == "Optional<Bool>"
+        return SQLDialect.postgres.columnType(declaredType, isJSON: isJSON, isBoolean: isBoolean).hasPrefix("text")
+    }
+}
+
+extension BackendTable {
+    /// A column as PostgreSQL sorts it by bytes: its quoted name, under `COLLATE "C"` when the
+    /// column holds text (a table created by hand may give it another collation).
+    ///
+    /// - Parameter name: The column's name.
+    /// - Returns: The SQL text of the expression.
+    package func byteOrderExpression(of name: String) -> String {
+        let quoted = SQL.quoteIdentifier(name)
+        guard let column = schema.columns.first(where: { $0.name == name }), column.holdsPostgresText else {
+            return quoted
+        }
+        return PostgresText.byBytes(SQL(quoted)).text
     }
 }

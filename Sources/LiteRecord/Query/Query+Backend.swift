@@ -16,9 +16,6 @@ extension Query {
 }
 
 extension Query {
-    /// The query's offset, if any (a backend's `fetchOne` keeps it when limiting to one row).
-    package var backendOffset: Int? { offsetCount }
-
     /// The query's count of the rows it returns (after `limit` and `offset`), or of its groups
     /// when grouped, in the current dialect.
     ///

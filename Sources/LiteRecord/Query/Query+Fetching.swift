@@ -1,6 +1,7 @@
 extension Query {
-    /// The query limited to its first row (`limit(0)` stays `limit(0)`).
-    var firstRowOnly: Query { limit(Swift.min(limitCount ?? 1, 1)) }
+    /// The query limited to its first row (`limit(0)` stays `limit(0)`, an offset stays): what
+    /// `fetchOne()`, `first()` and `exists()` read, on every backend.
+    package var firstRowOnly: Query { limit(Swift.min(limitCount ?? 1, 1)) }
 
     /// Runs `body` with the table and the writer connection, after throwing any build error.
     func run<T>(_ body: (Connection, TableSchema) throws -> T) throws -> T {

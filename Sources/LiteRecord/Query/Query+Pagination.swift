@@ -167,7 +167,8 @@ extension Query {
         _ type: Value.Type, _ name: String, _ column: TableSchema.Column?, _ table: TableSchema
     ) -> Column<Value> {
         Column(
-            sql: SQL(SQL.quoteIdentifier(name)), columnName: name, isNullable: column?.isOptional ?? true,
+            sql: column?.queryExpression ?? SQL(SQL.quoteIdentifier(name)), columnName: name,
+            isNullable: column?.isOptional ?? true,
             isJSON: false, collation: column?.collation,
             dateStorage: table.columnDateStorage[name] ?? dateStorage, jsonPath: nil, error: nil)
     }
