@@ -96,7 +96,10 @@ enum CollationParityChecks {
                     ("word", { op.column($0.word, probe) }, { op.swift($0.word, probe) }),
                     ("alias", { op.optionalColumn($0.alias, probe) }, { op.swift($0.alias, probe) }),
                     ("info.nick", { op.column($0.info.nick, probe) }, { op.swift($0.info.nick, probe) }),
-                    ("labels[k]", { op.optionalColumn($0.labels["k"], probe) }, { op.swift($0.labels["k"], probe) }),
+                    (
+                        "labels[k]", { op.optionalColumn($0.labels["k"], probe) },
+                        { op.swift($0.labels["k"], probe) }
+                    ),
                     (
                         "word.lowercased()", { op.column($0.word.lowercased(), probe) },
                         { op.swift($0.word.lowercased(), probe) }
@@ -111,7 +114,8 @@ enum CollationParityChecks {
                     ),
                 ]
                 for (label, condition, swift) in cases {
-                    let found = try backend.fetchAll(CollationWord.self, where: condition, order: nil, limit: nil)
+                    let found = try backend.fetchAll(
+                        CollationWord.self, where: condition, order: nil, limit: nil)
                     #expect(
                         Set(found.compactMap(\.id)) == Set(rows.filter(swift).compactMap(\.id)),
                         "\(backend.name): \(label) \(op.name) \(probe.debugDescription)")
@@ -123,12 +127,14 @@ enum CollationParityChecks {
             let found = try backend.fetchAll(
                 CollationWord.self, where: { (low...high).contains($0.info.nick) }, order: nil, limit: nil)
             #expect(
-                Set(found.compactMap(\.id)) == Set(rows.filter { (low...high).contains($0.info.nick) }.compactMap(\.id)),
+                Set(found.compactMap(\.id))
+                    == Set(rows.filter { (low...high).contains($0.info.nick) }.compactMap(\.id)),
                 "\(backend.name): \(low.debugDescription)...\(high.debugDescription) contains info.nick")
             let half = try backend.fetchAll(
                 CollationWord.self, where: { (low..<high).contains($0.word) }, order: nil, limit: nil)
             #expect(
-                Set(half.compactMap(\.id)) == Set(rows.filter { (low..<high).contains($0.word) }.compactMap(\.id)),
+                Set(half.compactMap(\.id))
+                    == Set(rows.filter { (low..<high).contains($0.word) }.compactMap(\.id)),
                 "\(backend.name): \(low.debugDescription)..<\(high.debugDescription) contains word")
         }
     }
@@ -141,15 +147,21 @@ enum CollationParityChecks {
             ("word ascending", { $0.word.ascending }, rows.sorted { $0.word < $1.word }),
             ("word descending", { $0.word.descending }, rows.sorted { $0.word > $1.word }),
             ("info.nick ascending", { $0.info.nick.ascending }, rows.sorted { $0.info.nick < $1.info.nick }),
-            ("info.nick descending", { $0.info.nick.descending }, rows.sorted { $0.info.nick > $1.info.nick }),
+            (
+                "info.nick descending", { $0.info.nick.descending },
+                rows.sorted { $0.info.nick > $1.info.nick }
+            ),
             (
                 "alias ascending, nil first", { [$0.alias.ascending(nulls: .first), $0.id.ascending] },
                 rows.sorted {
-                    ($0.alias == nil ? 0 : 1, $0.alias ?? "", $0.id ?? 0) < ($1.alias == nil ? 0 : 1, $1.alias ?? "", $1.id ?? 0)
+                    ($0.alias == nil ? 0 : 1, $0.alias ?? "", $0.id ?? 0) < (
+                        $1.alias == nil ? 0 : 1, $1.alias ?? "", $1.id ?? 0
+                    )
                 }
             ),
             (
-                "labels[k] descending, nil last", { [$0.labels["k"].descending(nulls: .last), $0.id.ascending] },
+                "labels[k] descending, nil last",
+                { [$0.labels["k"].descending(nulls: .last), $0.id.ascending] },
                 rows.sorted { left, right in
                     switch (left.labels["k"], right.labels["k"]) {
                     case (let l?, let r?) where l != r: l > r
@@ -164,8 +176,11 @@ enum CollationParityChecks {
                 rows.sorted { ($0.word.lowercased(), $0.id ?? 0) < ($1.word.lowercased(), $1.id ?? 0) }
             ),
             (
-                "info.nick.uppercased() descending", { [$0.info.nick.uppercased().descending, $0.id.ascending] },
-                rows.sorted { ($1.info.nick.uppercased(), $0.id ?? 0) < ($0.info.nick.uppercased(), $1.id ?? 0) }
+                "info.nick.uppercased() descending",
+                { [$0.info.nick.uppercased().descending, $0.id.ascending] },
+                rows.sorted {
+                    ($1.info.nick.uppercased(), $0.id ?? 0) < ($0.info.nick.uppercased(), $1.id ?? 0)
+                }
             ),
         ]
         for (label, ordering, expected) in cases {
@@ -188,7 +203,8 @@ enum CollationParityChecks {
         // A projection of a JSON member, sorted by it.
         let nicks = try query.order { $0.info.nick.descending }
             .paritySelect(CollationNickRow.self) { [$0.info.nick.as("nick")] }.fetchAll()
-        #expect(nicks.map(\.nick) == rows.map(\.info.nick).sorted(by: >), "\(backend.name): nicks, descending")
+        #expect(
+            nicks.map(\.nick) == rows.map(\.info.nick).sorted(by: >), "\(backend.name): nicks, descending")
 
         // Keyset pages by a text column walk the rows in byte order, none skipped or repeated.
         var walked: [CollationWord] = []
@@ -221,10 +237,12 @@ enum CollationParityChecks {
             try backend.insert(&row)
             rows.append(row)
         }
-        let sorted = try backend.fetchAll(HandMadeWord.self, where: nil, order: { $0.word.ascending }, limit: nil)
+        let sorted = try backend.fetchAll(
+            HandMadeWord.self, where: nil, order: { $0.word.ascending }, limit: nil)
         #expect(sorted.map(\.word) == words.sorted(), "\(backend.name): hand-made column, ascending")
         for probe in words {
-            let found = try backend.fetchAll(HandMadeWord.self, where: { $0.word > probe }, order: nil, limit: nil)
+            let found = try backend.fetchAll(
+                HandMadeWord.self, where: { $0.word > probe }, order: nil, limit: nil)
             #expect(
                 Set(found.map(\.word)) == Set(words.filter { $0 > probe }),
                 "\(backend.name): hand-made column > \(probe.debugDescription)")

@@ -21,3 +21,25 @@ struct PostgresCollationParityTests {
     }
     @Test func firstRowLimits() throws { try FirstRowParityChecks.limits(PostgresTestServer.backend()) }
 }
+
+/// The SQL the text checks above rely on, checked without a server.
+@Suite struct PostgresCollationSQLTests {
+    @Test func textStatesItsCollation() throws {
+        let query = Query<CollationWord>(backendWithDateStorage: .text)
+        let postgres = SQLDialect.$current.withValue(.postgres) {
+            query.where { $0.info.nick > "Z" && $0.id > 0 }.order {
+                [$0.word.descending, $0.labels["k"].ascending]
+            }
+        }
+        let text = try SQLDialect.$current.withValue(.postgres) { try postgres.backendSelectSQL("*") }.text
+        #expect(text.contains("((\"info\" #>> ?::text[]) COLLATE \"C\") > ?"))
+        #expect(
+            text.contains(
+                "ORDER BY (\"word\" COLLATE \"C\") DESC, ((\"labels\" #>> ?::text[]) COLLATE \"C\") ASC"))
+        // Numbers take no collation.
+        #expect(text.contains("(\"id\" > ? AND \"id\" IS NOT NULL)"))
+        // SQLite's SQL is unchanged.
+        let sqlite = try query.where { $0.info.nick > "Z" }.order { $0.word }.backendSelectSQL("*").text
+        #expect(!sqlite.contains("COLLATE"))
+    }
+}

@@ -43,7 +43,7 @@ import Testing
             query.where { $0.team == .red && $0.stats.wins >= 3 }.offset(2)
         }
         let postgresText = try SQLDialect.$current.withValue(.postgres) { try postgres.backendSelectSQL("*") }
-        #expect(postgresText.text.contains("\"team\" IS NOT DISTINCT FROM ?"))
+        #expect(postgresText.text.contains("(\"team\" COLLATE \"C\") IS NOT DISTINCT FROM ?"))
         #expect(postgresText.text.contains("((\"stats\" #>> ?::text[])::numeric) >= ?"))
         #expect(postgresText.text.contains("LIMIT ALL OFFSET ?"))
         #expect(postgresText.arguments.positional.contains(.text("{\"wins\"}")))

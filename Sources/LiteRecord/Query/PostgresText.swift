@@ -113,7 +113,8 @@ extension TableSchema.Column {
     /// only text takes a collation.
     var holdsPostgresText: Bool {
         let isBoolean = swiftTypeName == "Bool" || swiftTypeName == "Optional<Bool>"
-        return SQLDialect.postgres.columnType(declaredType, isJSON: isJSON, isBoolean: isBoolean).hasPrefix("text")
+        let type = SQLDialect.postgres.columnType(declaredType, isJSON: isJSON, isBoolean: isBoolean)
+        return type.hasPrefix("text")
     }
 }
 
