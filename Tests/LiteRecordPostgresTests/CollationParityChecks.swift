@@ -200,6 +200,19 @@ enum CollationParityChecks {
             try query.max { $0.labels["k"] } == rows.compactMap { $0.labels["k"] }.max(),
             "\(backend.name): max labels[k]")
 
+        // A distinct query sorts as any other (PostgreSQL wants a DISTINCT query's sort terms
+        // among its selected columns, which a term stating its collation is not).
+        let distinctWords = try query.distinct().order { $0.word.descending }.fetchAll()
+        #expect(
+            ids(distinctWords) == ids(rows.sorted { $0.word > $1.word }), "\(backend.name): distinct, by word"
+        )
+        let distinctNicks = try query.distinct().order { $0.info.nick.ascending }.limit(4, offset: 1)
+            .fetchAll()
+        #expect(
+            ids(distinctNicks)
+                == Array(ids(rows.sorted { $0.info.nick < $1.info.nick }).dropFirst().prefix(4)),
+            "\(backend.name): distinct, by info.nick, limited")
+
         // A projection of a JSON member, sorted by it.
         let nicks = try query.order { $0.info.nick.descending }
             .paritySelect(CollationNickRow.self) { [$0.info.nick.as("nick")] }.fetchAll()

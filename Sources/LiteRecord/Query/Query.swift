@@ -192,6 +192,18 @@ public struct Query<M: Model>: Sendable {
 
     /// `SELECT <selection> FROM table WHERE ... ORDER BY ... LIMIT ...`
     func selectSQL(_ selection: SQL, table: TableSchema, ordered: Bool = true, limited: Bool = true) -> SQL {
+        if isDistinct, ordered, !orderings.isEmpty, selection.text == "*", SQLDialect.current == .postgres {
+            // PostgreSQL wants a DISTINCT query's sort terms among its selected columns, and a
+            // term stating its collation (or reading a JSON member) is none of `*`: sort and
+            // limit the distinct rows outside, by the same terms over the same column names.
+            var rows = self
+            rows.orderings = []
+            var sql: SQL = "SELECT * FROM ("
+            sql.append(rows.selectSQL(selection, table: table, ordered: false, limited: false))
+            sql.append(") AS \(SQL(SQL.quoteIdentifier(table.tableName)))\(orderClause())")
+            if limited { sql.append(limitClause()) }
+            return sql
+        }
         let distinct: SQL = isDistinct ? "DISTINCT " : ""
         var sql: SQL =
             "SELECT \(distinct)\(fullTextSelection(selection, table: table)) FROM \(fullTextSource(table))"
