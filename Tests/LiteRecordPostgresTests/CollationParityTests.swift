@@ -1,5 +1,6 @@
 import Foundation
 import LiteRecord
+import LiteRecordPostgres
 import Testing
 
 // Text order (CollationParityChecks.swift) and first-row limits (FirstRowParityChecks.swift) on
@@ -41,5 +42,28 @@ struct PostgresCollationParityTests {
         // SQLite's SQL is unchanged.
         let sqlite = try query.where { $0.info.nick > "Z" }.order { $0.word }.backendSelectSQL("*").text
         #expect(!sqlite.contains("COLLATE"))
+    }
+}
+
+/// A table made by hand whose text primary key has the database's collation.
+struct HandMadeKeyedWord: Model, Equatable {
+    var code: String
+    var label: String
+    static let schema = Schema<HandMadeKeyedWord>(table: "collation_hand_made_keyed", primaryKey: \.code)
+}
+
+@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage))
+struct PostgresCollationTests {
+    /// `fetchAll(M.self)` returns the rows in primary key order, a text key by bytes, whatever
+    /// its column's collation (SQLite returns rowid order, which differs for a text key).
+    @Test func fetchAllOrdersATextKeyByBytes() throws {
+        let database = try PostgresTestServer.freshDatabase()
+        try database.execute(
+            sql: "CREATE TABLE collation_hand_made_keyed (code text PRIMARY KEY, label text NOT NULL)")
+        for word in CollationParityChecks.words.reversed() {
+            try database.insert(HandMadeKeyedWord(code: word, label: "label " + word))
+        }
+        let codes = try database.fetchAll(HandMadeKeyedWord.self).map(\.code)
+        #expect(codes == CollationParityChecks.words.sorted())
     }
 }
