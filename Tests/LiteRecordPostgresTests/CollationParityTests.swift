@@ -11,6 +11,7 @@ import Testing
     @Test func orderings() throws { try CollationParityChecks.orderings(SQLiteBackend.temporary()) }
     @Test func handMadeColumn() throws { try CollationParityChecks.handMadeColumn(SQLiteBackend.temporary()) }
     @Test func firstRowLimits() throws { try FirstRowParityChecks.limits(SQLiteBackend.temporary()) }
+    @Test func eagerLoading() throws { try CollationEagerLoadingChecks.orderings(SQLiteBackend.temporary()) }
 }
 
 @Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage))
@@ -21,6 +22,9 @@ struct PostgresCollationParityTests {
         try CollationParityChecks.handMadeColumn(PostgresTestServer.backend())
     }
     @Test func firstRowLimits() throws { try FirstRowParityChecks.limits(PostgresTestServer.backend()) }
+    @Test func eagerLoading() throws {
+        try CollationEagerLoadingChecks.orderings(PostgresTestServer.backend())
+    }
 }
 
 /// The SQL the text checks above rely on, checked without a server.
