@@ -36,11 +36,13 @@ enum SchemaCommand {
     private static func text(_ table: TableDescription) -> String {
         let kind = table.isView ? "view" : "table"
         let rows = table.rowCount == 1 ? "1 row" : "\(table.rowCount) rows"
-        var output = "\(kind) \(quotedIfNeeded(table.name)) (\(rows))\n"
+        let options = (table.isStrict ? ["STRICT"] : []) + (table.isWithoutRowID ? ["WITHOUT ROWID"] : [])
+        let details = ([rows] + options).joined(separator: ", ")
+        var output = "\(kind) \(quotedIfNeeded(table.name)) (\(details))\n"
         let cells = table.columns.map { column in
             [
                 column.name, column.declaredType, column.isNotNull ? "NOT NULL" : "",
-                column.defaultSQL.map { "DEFAULT \($0)" } ?? "",
+                valueSource(column),
                 column.primaryKeyPosition > 0
                     ? (table.primaryKey.count > 1 ? "PK \(column.primaryKeyPosition)" : "PK") : "",
             ]
@@ -66,6 +68,19 @@ enum SchemaCommand {
                 + "\(quotedIfNeeded(key.parentTable))\(parentColumns) ON DELETE \(key.onDelete) ON UPDATE \(key.onUpdate)\n"
         }
         return output
+    }
+
+    /// Where a column's value comes from when a row does not give it: its default, or the
+    /// expression of a generated column (`GENERATED VIRTUAL`, computed when read, or
+    /// `GENERATED STORED`), or nowhere a model writes (`HIDDEN`, a virtual table's hidden column).
+    private static func valueSource(_ column: ColumnDescription) -> String {
+        switch column.generated {
+        case .virtual: return "GENERATED VIRTUAL"
+        case .stored: return "GENERATED STORED"
+        case nil:
+            if column.isHidden { return "HIDDEN" }
+            return column.defaultSQL.map { "DEFAULT \($0)" } ?? ""
+        }
     }
 
     private static func trimmedTrailing(_ line: Substring) -> String {
@@ -105,11 +120,15 @@ enum SchemaCommand {
                             ("notNull", .bool(column.isNotNull)),
                             ("default", column.defaultSQL.map(JSONValue.string) ?? .null),
                             ("primaryKeyPosition", .integer(Int64(column.primaryKeyPosition))),
+                            ("generated", column.generated.map { JSONValue.string($0.rawValue) } ?? .null),
+                            ("hidden", .bool(column.isHidden && column.generated == nil)),
                         ])
                     })
             ),
         ]
         guard !table.isView else { return .object(members) }
+        members.append(("strict", .bool(table.isStrict)))
+        members.append(("withoutRowID", .bool(table.isWithoutRowID)))
         members.append(("primaryKey", .array(table.primaryKey.map(JSONValue.string))))
         members.append(
             (
