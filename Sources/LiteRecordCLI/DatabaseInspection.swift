@@ -74,6 +74,8 @@ package struct ColumnDescription: Sendable, Equatable {
     package var isHidden: Bool
     /// How a generated column is computed, `nil` for a stored value.
     package var generated: GeneratedColumnKind?
+    /// A generated column's expression as written in `CREATE TABLE` (`w * h`), when found.
+    package var generatedExpression: String?
 }
 
 /// A generated column (`GENERATED ALWAYS AS (...)`): computed when read, or when written and
@@ -156,7 +158,7 @@ extension DatabaseDescription {
         let columnRows = try connection.fetchAll(
             Row.self,
             sql: "SELECT name, type, \"notnull\", dflt_value, pk, hidden FROM pragma_table_xinfo(\(name))")
-        let columns = try columnRows.map { row in
+        var columns = try columnRows.map { row in
             // `hidden`: 1 for a virtual table's hidden column, 2 generated VIRTUAL, 3 generated STORED.
             let hidden = try row.value(Int.self, at: 5)
             return ColumnDescription(
@@ -166,6 +168,15 @@ extension DatabaseDescription {
                 defaultSQL: try row.value(String?.self, at: 3),
                 primaryKeyPosition: try row.value(Int.self, at: 4),
                 isHidden: hidden != 0, generated: hidden == 2 ? .virtual : hidden == 3 ? .stored : nil)
+        }
+        if columns.contains(where: { $0.generated != nil }),
+            let sql = try connection.fetchOne(
+                String.self, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = \(name)")
+        {
+            let expressions = GeneratedColumnExpressions.expressions(in: sql)
+            for index in columns.indices where columns[index].generated != nil {
+                columns[index].generatedExpression = expressions[columns[index].name.lowercased()]
+            }
         }
         // `pragma_table_list` (SQLite 3.37) says whether a table is STRICT and WITHOUT ROWID.
         let options =

@@ -71,16 +71,15 @@ enum SchemaCommand {
     }
 
     /// Where a column's value comes from when a row does not give it: its default, or the
-    /// expression of a generated column (`GENERATED VIRTUAL`, computed when read, or
-    /// `GENERATED STORED`), or nowhere a model writes (`HIDDEN`, a virtual table's hidden column).
+    /// expression of a generated column (`GENERATED ALWAYS AS (w * h) VIRTUAL`, computed when
+    /// read, or `... STORED`), or `HIDDEN` for a virtual table's hidden column.
     private static func valueSource(_ column: ColumnDescription) -> String {
-        switch column.generated {
-        case .virtual: return "GENERATED VIRTUAL"
-        case .stored: return "GENERATED STORED"
-        case nil:
-            if column.isHidden { return "HIDDEN" }
-            return column.defaultSQL.map { "DEFAULT \($0)" } ?? ""
+        if let kind = column.generated {
+            let expression = column.generatedExpression.map { " ALWAYS AS (\($0))" } ?? ""
+            return "GENERATED\(expression) \(kind.rawValue.uppercased())"
         }
+        if column.isHidden { return "HIDDEN" }
+        return column.defaultSQL.map { "DEFAULT \($0)" } ?? ""
     }
 
     private static func trimmedTrailing(_ line: Substring) -> String {
@@ -121,6 +120,7 @@ enum SchemaCommand {
                             ("default", column.defaultSQL.map(JSONValue.string) ?? .null),
                             ("primaryKeyPosition", .integer(Int64(column.primaryKeyPosition))),
                             ("generated", column.generated.map { JSONValue.string($0.rawValue) } ?? .null),
+                            ("generatedAs", column.generatedExpression.map(JSONValue.string) ?? .null),
                             ("hidden", .bool(column.isHidden && column.generated == nil)),
                         ])
                     })

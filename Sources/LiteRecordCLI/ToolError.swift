@@ -80,7 +80,8 @@ enum ReadOnlyDatabase {
     static func opensReadWrite(_ path: String) -> Bool {
         let fileManager = FileManager.default
         guard isWAL(path), fileManager.isWritableFile(atPath: path) else { return false }
-        return !fileManager.fileExists(atPath: path + "-wal") && !fileManager.fileExists(atPath: path + "-shm")
+        return !fileManager.fileExists(atPath: path + "-wal")
+            && !fileManager.fileExists(atPath: path + "-shm")
     }
 
     /// Whether the database header says WAL: bytes 18 and 19 (the file format write and read

@@ -101,7 +101,8 @@ enum CLIFixtures {
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw ToolLocationError(description: "sqlite3 exited with \(process.terminationStatus): \(message)")
+            throw ToolLocationError(
+                description: "sqlite3 exited with \(process.terminationStatus): \(message)")
         }
     }
 

@@ -11,7 +11,8 @@ import Testing
         let path = directory.file("shop.db")
         try CLIFixtures.shell(
             path: path,
-            script: "CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL); INSERT INTO items (name) VALUES ('a');"
+            script:
+                "CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL); INSERT INTO items (name) VALUES ('a');"
         )
         return path
     }
@@ -32,7 +33,10 @@ import Testing
             #expect(named.status == 0, "\(named.error)")
             let source = try String(contentsOfFile: models + "/Shop.swift", encoding: .utf8)
             #expect(source.contains("enum Shop"))
-            #expect(try FileManager.default.contentsOfDirectory(atPath: models).sorted() == ["Models.swift", "Shop.swift"])
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: models).sorted() == [
+                    "Models.swift", "Shop.swift",
+                ])
         }
     }
 
@@ -57,7 +61,8 @@ import Testing
             let underFile = try CLIFixtures.runTool(["generate", path, "--output", file + "/Models.swift"])
             #expect(
                 underFile.error
-                    == "literecord generate: cannot write \(file)/Models.swift: \(file) is a file, not a directory\n")
+                    == "literecord generate: cannot write \(file)/Models.swift: \(file) is a file, not a directory\n"
+            )
             for failed in [run, slash, underFile] {
                 #expect(!failed.error.contains("NSCocoaErrorDomain"))
             }

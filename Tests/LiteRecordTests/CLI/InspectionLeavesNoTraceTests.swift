@@ -61,8 +61,23 @@ import Testing
             default: #expect(names == ["other.db"])
             }
             try expectNoTrace(path, in: directory)
+            // Statements that write are refused in every mode (a WAL file is opened read-write
+            // so that SQLite removes its -wal and -shm on close, yet nothing may be written).
+            // Leaving WAL would rewrite the header; between rollback modes, journal_mode only
+            // sets the tool's own connection, so it may succeed there but changes no file.
+            let before = try snapshot(directory)
+            var writes = ["DELETE FROM items", "PRAGMA user_version = 3", "VACUUM"]
+            if mode == "wal" { writes.append("PRAGMA journal_mode = delete") }
+            for write in writes {
+                let run = try CLIFixtures.runTool(["query", path, write])
+                #expect(run.status == 1 && run.error.contains("query failed:"), "\(write): \(run.error)")
+            }
+            if mode != "wal" { _ = try CLIFixtures.runTool(["query", path, "PRAGMA journal_mode = delete"]) }
+            #expect(try snapshot(directory) == before)
             // The rows are read, whatever the mode.
-            let query = try CLIFixtures.runTool(["query", path, "SELECT name FROM items ORDER BY id", "--json"])
+            let query = try CLIFixtures.runTool([
+                "query", path, "SELECT name FROM items ORDER BY id", "--json",
+            ])
             #expect(query.output == "[\n  {\n    \"name\": \"a\"\n  },\n  {\n    \"name\": \"b\"\n  }\n]\n")
         }
     }

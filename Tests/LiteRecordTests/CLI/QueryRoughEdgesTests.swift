@@ -96,7 +96,8 @@ import Testing
             #expect(taken.output.contains("\"a\": 1,\n    \"a:2\": 2,\n    \"a:3\": 3,\n    \"a:4\": 4"))
             // A join of two tables with an `id` each keeps both ids.
             let join = try CLIFixtures.runTool([
-                "query", path, "SELECT * FROM Album x JOIN Album y ON y.id = x.id + 1 WHERE x.id = 1", "--json",
+                "query", path, "SELECT * FROM Album x JOIN Album y ON y.id = x.id + 1 WHERE x.id = 1",
+                "--json",
             ])
             let joined = try #require(
                 try JSONSerialization.jsonObject(with: Data(join.output.utf8)) as? [[String: Any]])

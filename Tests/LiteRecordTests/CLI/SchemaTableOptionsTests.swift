@@ -6,7 +6,7 @@ import Testing
 /// `schema` shows what makes a table behave differently from a plain one: generated columns
 /// (VIRTUAL and STORED), `STRICT` and `WITHOUT ROWID`, in text and in `--json`.
 @Suite(.offCooperativePool) struct SchemaTableOptionsTests {
-    static let script = """
+    static let script = #"""
         CREATE TABLE shapes (
             id INTEGER PRIMARY KEY, w REAL NOT NULL, h REAL NOT NULL,
             area REAL GENERATED ALWAYS AS (w * h) VIRTUAL,
@@ -17,7 +17,13 @@ import Testing
         CREATE TABLE typed (id INTEGER PRIMARY KEY, v ANY, label TEXT) STRICT;
         CREATE TABLE "both kinds" (k TEXT PRIMARY KEY, v INT NOT NULL) STRICT, WITHOUT ROWID;
         CREATE TABLE plain (a, b);
-        """
+        CREATE TABLE "odd (x, y)" (
+            "a,b" TEXT DEFAULT 'x) AS (y', [c d] TEXT, -- a comment, AS (no)
+            "g ""q""" TEXT GENERATED ALWAYS as (upper("a,b") || ' ) , ' || [c d]) /* AS (z) */ VIRTUAL,
+            h INT CHECK (CAST(h AS INT) > 0),
+            `k` INT as ((1 + (2)) * 3) stored,
+            CONSTRAINT positive CHECK (h > 0));
+        """#
 
     private func database(in directory: TemporaryDirectory) throws -> String {
         let path = directory.file("options.db")
@@ -36,13 +42,13 @@ import Testing
                 shapes.hasPrefix(
                     """
                     table shapes (2 rows)
-                      column     type     null      default            key
-                      ---------  -------  --------  -----------------  ---
-                      id         INTEGER                               PK
+                      column     type     null      default                                   key
+                      ---------  -------  --------  ----------------------------------------  ---
+                      id         INTEGER                                                      PK
                       w          REAL     NOT NULL
                       h          REAL     NOT NULL
-                      area       REAL               GENERATED VIRTUAL
-                      perimeter  REAL     NOT NULL  GENERATED STORED
+                      area       REAL               GENERATED ALWAYS AS (w * h) VIRTUAL
+                      perimeter  REAL     NOT NULL  GENERATED ALWAYS AS (2 * (w + h)) STORED
                     """), "\(shapes)")
             #expect(run.output.contains("table tags (1 row, WITHOUT ROWID)\n"))
             #expect(run.output.contains("table typed (0 rows, STRICT)\n"))
@@ -64,11 +70,19 @@ import Testing
             #expect(
                 options == [
                     "shapes": [false, false], "tags": [false, true], "typed": [true, false],
-                    "both kinds": [true, true], "plain": [false, false],
+                    "both kinds": [true, true], "plain": [false, false], "odd (x, y)": [false, false],
                 ])
             let columns = try #require(byName["shapes"]?["columns"] as? [[String: Any]])
             let generated = columns.map { $0["generated"] as? String }
             #expect(generated == [nil, nil, nil, "virtual", "stored"])
+            let expressions = columns.map { $0["generatedAs"] as? String }
+            #expect(expressions == [nil, nil, nil, "w * h", "2 * (w + h)"])
+            // Expressions are read from the CREATE TABLE text: quotes, strings, comments, nested
+            // parentheses and AS inside a CHECK do not confuse the scan.
+            let odd = try #require(byName["odd (x, y)"]?["columns"] as? [[String: Any]])
+            let oddExpressions = odd.map { $0["generatedAs"] as? String }
+            #expect(oddExpressions == [nil, nil, "upper(\"a,b\") || ' ) , ' || [c d]", nil, "(1 + (2)) * 3"])
+            #expect(odd.map { $0["generated"] as? String } == [nil, nil, "virtual", nil, "stored"])
             // Ordinary columns say so explicitly, with null.
             #expect(columns[0]["generated"] is NSNull)
             #expect(columns[4]["notNull"] as? Bool == true)
