@@ -1,6 +1,6 @@
 import Foundation
 
-/// Where `generate --output PATH` writes, and how it says why it cannot.
+/// Where `generate --output PATH` and `backup DB DEST` write, and how they say why they cannot.
 ///
 /// A directory receives a file named after what is generated; any other path is the file
 /// itself. Failures name the path and the reason in plain words: Foundation's errors on Linux
@@ -63,6 +63,17 @@ enum OutputFile {
         case .fileWriteVolumeReadOnly: return "read-only file system"
         default: return nsError.localizedDescription
         }
+    }
+
+    /// Whether both paths name one existing file (same device and inode, whatever the
+    /// spelling: `./a.db`, a symbolic link, a hard link).
+    static func isSameFile(_ first: String, _ second: String) -> Bool {
+        let fileManager = FileManager.default
+        guard let one = try? fileManager.attributesOfItem(atPath: first),
+            let other = try? fileManager.attributesOfItem(atPath: second),
+            let inode = one[.systemFileNumber] as? NSNumber, let device = one[.systemNumber] as? NSNumber
+        else { return false }
+        return inode == other[.systemFileNumber] as? NSNumber && device == other[.systemNumber] as? NSNumber
     }
 
     private static func trimmingSlashes(_ path: String) -> String {
