@@ -14,7 +14,8 @@ enum QueryCommand {
             keep the column order; blobs are base64 strings; integers and finite reals are \
             numbers, infinite reals the strings "Infinity" and "-Infinity"; a column name that \
             repeats an earlier one gets the first free suffix :2, :3, ... (SELECT 1 AS a, 2 AS a \
-            gives "a" and "a:2"). Statements that write fail: the database is opened read-only.
+            gives "a" and "a:2"). Statements that write fail: nothing is ever written to the \
+            database, and no -wal, -shm or -journal file is left beside it.
             """)
 
     /// The column names and values of every row of `sql`.

@@ -7,7 +7,11 @@ enum SchemaCommand {
         name: "schema",
         summary: "Show the tables and views of a database: columns, keys, indexes, row counts.",
         operands: ["DB"], flags: [.init("--json", help: "Print JSON instead of text.")],
-        discussion: "The database is opened read-only; nothing is written to it.")
+        discussion: """
+            Nothing is written to the database, and no -wal, -shm or -journal file is left \
+            beside it. The title line of a table gives its row count and STRICT or WITHOUT \
+            ROWID; a generated column shows its expression where a default would be.
+            """)
 
     static func run(_ arguments: ParsedArguments) throws -> String {
         let path = arguments.operand(0)
