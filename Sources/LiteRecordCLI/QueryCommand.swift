@@ -15,7 +15,8 @@ enum QueryCommand {
             numbers, infinite reals the strings "Infinity" and "-Infinity"; a column name that \
             repeats an earlier one gets the first free suffix :2, :3, ... (SELECT 1 AS a, 2 AS a \
             gives "a" and "a:2"). Statements that write fail: nothing is ever written to the \
-            database, and no -wal, -shm or -journal file is left beside it.
+            database, and its directory is left as it was found (no -wal, -shm or -journal file \
+            added or removed).
             """)
 
     /// The column names and values of every row of `sql`.

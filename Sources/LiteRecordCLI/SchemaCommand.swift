@@ -8,8 +8,8 @@ enum SchemaCommand {
         summary: "Show the tables and views of a database: columns, keys, indexes, row counts.",
         operands: ["DB"], flags: [.init("--json", help: "Print JSON instead of text.")],
         discussion: """
-            Nothing is written to the database, and no -wal, -shm or -journal file is left \
-            beside it. The title line of a table gives its row count and STRICT or WITHOUT \
+            Nothing is written to the database, and its directory is left as it was found (no \
+            -wal, -shm or -journal file added or removed). The title line of a table gives its row count and STRICT or WITHOUT \
             ROWID; a generated column shows its expression where a default would be.
             """)
 
