@@ -12,8 +12,11 @@ package struct DatabaseDescription: Sendable, Equatable {
 package struct TableDescription: Sendable, Equatable {
     package init(
         name: String, isView: Bool, columns: [ColumnDescription], primaryKey: [String],
-        indexes: [IndexDescription], foreignKeys: [ForeignKeyDescription], rowCount: Int
+        indexes: [IndexDescription], foreignKeys: [ForeignKeyDescription], rowCount: Int,
+        isStrict: Bool = false, isWithoutRowID: Bool = false
     ) {
+        self.isStrict = isStrict
+        self.isWithoutRowID = isWithoutRowID
         self.name = name
         self.isView = isView
         self.columns = columns
@@ -31,6 +34,10 @@ package struct TableDescription: Sendable, Equatable {
     package var indexes: [IndexDescription]
     package var foreignKeys: [ForeignKeyDescription]
     package var rowCount: Int
+    /// Declared `STRICT`: every value must have the column's type (SQLite 3.37 and later).
+    package var isStrict: Bool
+    /// Declared `WITHOUT ROWID`: rows are stored in primary key order, with no rowid.
+    package var isWithoutRowID: Bool
     /// `WITHOUT ROWID` tables and ones whose single `INTEGER PRIMARY KEY` column is the rowid.
     package var hasRowIDPrimaryKey: Bool {
         guard primaryKey.count == 1, let column = columns.first(where: { $0.name == primaryKey[0] }) else {
@@ -44,8 +51,9 @@ package struct TableDescription: Sendable, Equatable {
 package struct ColumnDescription: Sendable, Equatable {
     package init(
         name: String, declaredType: String, isNotNull: Bool, defaultSQL: String?, primaryKeyPosition: Int,
-        isHidden: Bool
+        isHidden: Bool, generated: GeneratedColumnKind? = nil
     ) {
+        self.generated = generated
         self.name = name
         self.declaredType = declaredType
         self.isNotNull = isNotNull
@@ -64,6 +72,17 @@ package struct ColumnDescription: Sendable, Equatable {
     package var primaryKeyPosition: Int
     /// Generated (`GENERATED ALWAYS AS`) or hidden columns of a virtual table.
     package var isHidden: Bool
+    /// How a generated column is computed, `nil` for a stored value.
+    package var generated: GeneratedColumnKind?
+    /// A generated column's expression as written in `CREATE TABLE` (`w * h`), when found.
+    package var generatedExpression: String?
+}
+
+/// A generated column (`GENERATED ALWAYS AS (...)`): computed when read, or when written and
+/// stored in the row.
+package enum GeneratedColumnKind: String, Sendable, Equatable {
+    case virtual
+    case stored
 }
 
 /// One index, with how it came to be.
@@ -139,15 +158,33 @@ extension DatabaseDescription {
         let columnRows = try connection.fetchAll(
             Row.self,
             sql: "SELECT name, type, \"notnull\", dflt_value, pk, hidden FROM pragma_table_xinfo(\(name))")
-        let columns = try columnRows.map { row in
-            ColumnDescription(
+        var columns = try columnRows.map { row in
+            // `hidden`: 1 for a virtual table's hidden column, 2 generated VIRTUAL, 3 generated STORED.
+            let hidden = try row.value(Int.self, at: 5)
+            return ColumnDescription(
                 name: try row.value(String.self, at: 0),
                 declaredType: try row.value(String?.self, at: 1) ?? "",
                 isNotNull: try row.value(Int.self, at: 2) != 0,
                 defaultSQL: try row.value(String?.self, at: 3),
                 primaryKeyPosition: try row.value(Int.self, at: 4),
-                isHidden: try row.value(Int.self, at: 5) != 0)
+                isHidden: hidden != 0, generated: hidden == 2 ? .virtual : hidden == 3 ? .stored : nil)
         }
+        if columns.contains(where: { $0.generated != nil }),
+            let sql = try connection.fetchOne(
+                String.self, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = \(name)")
+        {
+            let expressions = GeneratedColumnExpressions.expressions(in: sql)
+            for index in columns.indices where columns[index].generated != nil {
+                columns[index].generatedExpression = expressions[columns[index].name.lowercased()]
+            }
+        }
+        // `pragma_table_list` (SQLite 3.37) says whether a table is STRICT and WITHOUT ROWID.
+        let options =
+            isView
+            ? nil
+            : try connection.fetchOne(
+                Row.self,
+                sql: "SELECT \"strict\", wr FROM pragma_table_list WHERE schema = 'main' AND name = \(name)")
         let primaryKey = columns.filter { $0.primaryKeyPosition > 0 }
             .sorted { $0.primaryKeyPosition < $1.primaryKeyPosition }.map(\.name)
         let rowCount =
@@ -158,7 +195,9 @@ extension DatabaseDescription {
         return TableDescription(
             name: name, isView: isView, columns: columns, primaryKey: primaryKey,
             indexes: isView ? [] : try indexes(of: name, on: connection),
-            foreignKeys: isView ? [] : try foreignKeys(of: name, on: connection), rowCount: rowCount)
+            foreignKeys: isView ? [] : try foreignKeys(of: name, on: connection), rowCount: rowCount,
+            isStrict: try options.map { try $0.value(Int.self, at: 0) != 0 } ?? false,
+            isWithoutRowID: try options.map { try $0.value(Int.self, at: 1) != 0 } ?? false)
     }
 
     private static func indexes(of table: String, on connection: Connection) throws -> [IndexDescription] {

@@ -1,7 +1,7 @@
 import Foundation
 import LiteRecord
 
-/// `literecord generate DB [--table NAME]... [--output FILE] [--namespace NAME]`.
+/// `literecord generate DB [--table NAME]... [--output PATH] [--namespace NAME]`.
 enum GenerateCommand {
     /// Whether generated schemas declare foreign keys with `Schema.foreignKey` (a switch kept
     /// for tests of the writer with and without them).
@@ -15,7 +15,9 @@ enum GenerateCommand {
                 "--table", valueName: "NAME", help: "Only this table (exact name); repeat for several.",
                 repeats: true),
             .init(
-                "--output", valueName: "FILE", help: "Write the source to FILE instead of standard output."),
+                "--output", valueName: "PATH",
+                help: "Write the source to the file PATH, or into the directory PATH as Models.swift "
+                    + "(NAME.swift with --namespace NAME), instead of standard output."),
             .init(
                 "--namespace", valueName: "NAME", help: "Nest the models in `enum NAME` with a `models` list."
             ),
@@ -34,6 +36,11 @@ enum GenerateCommand {
             throw ToolError(
                 "--namespace \(namespace): not a Swift type name (try \(SwiftNaming.typeName(namespace)))")
         }
+        // A path that cannot be written fails before the tables are read.
+        let fileName = (arguments.option("--namespace") ?? "Models") + ".swift"
+        let destination = try arguments.option("--output").map {
+            try OutputFile.resolve($0, defaultName: fileName)
+        }
         let db = try ReadOnlyDatabase.open(path)
         let source: String
         do {
@@ -48,12 +55,8 @@ enum GenerateCommand {
         } catch {
             throw ToolError(ToolError.describing(error, context: path))
         }
-        guard let output = arguments.option("--output") else { return source }
-        do {
-            try Data(source.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
-        } catch {
-            throw ToolError("cannot write \(output): \(error.localizedDescription)")
-        }
+        guard let destination else { return source }
+        try OutputFile.write(source, to: destination)
         return ""
     }
 

@@ -82,12 +82,18 @@ enum BackupCommand {
         flags: [.init("--force", help: "Replace DEST when it already exists.")],
         discussion: """
             Uses SQLite's online backup API (see Database.backup(to:)): the copy is one snapshot \
-            of committed transactions. DEST must not exist unless --force is given.
+            of committed transactions. DEST is a file, or a directory that receives the copy \
+            under DB's file name; the copy must not exist unless --force is given.
             """)
 
     static func run(_ arguments: ParsedArguments) throws -> String {
         let source = arguments.operand(0)
-        let destination = arguments.operand(1)
+        // As `cp`: a directory receives the copy under the source's name.
+        let destination = try OutputFile.resolve(
+            arguments.operand(1), defaultName: URL(fileURLWithPath: source).lastPathComponent)
+        if OutputFile.isSameFile(destination, source) {
+            throw ToolError("\(destination) is \(source) itself: give another path for the copy")
+        }
         if FileManager.default.fileExists(atPath: destination) && !arguments.flags.contains("--force") {
             throw ToolError("\(destination) already exists (use --force to replace it)")
         }

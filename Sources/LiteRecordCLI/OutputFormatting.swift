@@ -14,12 +14,19 @@ package indirect enum JSONValue: Equatable, Sendable {
 
     package static func == (lhs: JSONValue, rhs: JSONValue) -> Bool { lhs.text() == rhs.text() }
 
-    /// A database value as JSON: blobs become base64 text, non-finite reals `null`.
+    /// A database value as JSON: blobs become base64 text; reals JSON cannot write as numbers
+    /// become the strings `"Infinity"`, `"-Infinity"` and `"NaN"` rather than `null`, which
+    /// would lose them.
     package init(_ value: DatabaseValue) {
         switch value {
         case .null: self = .null
         case .integer(let integer): self = .integer(integer)
-        case .real(let real): self = real.isFinite ? .number(real) : .null
+        case .real(let real):
+            if real.isFinite {
+                self = .number(real)
+            } else {
+                self = .string(real.isNaN ? "NaN" : real < 0 ? "-Infinity" : "Infinity")
+            }
         case .text(let text): self = .string(text)
         case .blob(let data): self = .string(data.base64EncodedString())
         }

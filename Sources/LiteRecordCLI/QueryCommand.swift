@@ -8,10 +8,15 @@ enum QueryCommand {
         operands: ["DB", "SQL"],
         flags: [.init("--json", help: "Print a JSON array of objects instead of a table.")],
         discussion: """
-            Text output aligns the columns, shows NULL as NULL and cuts values longer than \
-            \(TextTable.cellLimit) characters with …; blobs are shown as x'hex'. In JSON, blobs are \
-            base64 strings and keys keep the column order. Statements that write fail: the \
-            database is opened read-only.
+            SQL is one statement per call (a trailing semicolon or comment is fine). Text output \
+            aligns the columns, shows NULL as NULL and cuts values longer than \
+            \(TextTable.cellLimit) characters with …; blobs are shown as x'hex'. In JSON, keys \
+            keep the column order; blobs are base64 strings; integers and finite reals are \
+            numbers, infinite reals the strings "Infinity" and "-Infinity"; a column name that \
+            repeats an earlier one gets the first free suffix :2, :3, ... (SELECT 1 AS a, 2 AS a \
+            gives "a" and "a:2"). Statements that write fail: nothing is ever written to the \
+            database, and its directory is left as it was found (no -wal, -shm or -journal file \
+            added or removed).
             """)
 
     /// The column names and values of every row of `sql`.
@@ -36,13 +41,13 @@ enum QueryCommand {
         do {
             result = try fetch(sql, from: db)
         } catch {
+            if let message = SingleStatement.message(for: error, command: "query", verb: "runs") {
+                throw ToolError(message)
+            }
             throw ToolError(ToolError.describing(error, context: "query failed"))
         }
         if arguments.flags.contains("--json") {
-            let objects = result.rows.map { row in
-                JSONValue.object(zip(result.columns, row).map { ($0, JSONValue($1)) })
-            }
-            return JSONValue.array(objects).text(indent: 2) + "\n"
+            return QueryJSON.text(columns: result.columns, rows: result.rows)
         }
         return text(columns: result.columns, rows: result.rows)
     }
@@ -88,6 +93,9 @@ enum ExplainCommand {
         do {
             steps = try plan(arguments.operand(1), in: db)
         } catch {
+            if let message = SingleStatement.message(for: error, command: "explain", verb: "plans") {
+                throw ToolError(message)
+            }
             throw ToolError(ToolError.describing(error, context: "explain failed"))
         }
         return render(steps)

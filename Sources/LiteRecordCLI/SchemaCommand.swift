@@ -7,7 +7,11 @@ enum SchemaCommand {
         name: "schema",
         summary: "Show the tables and views of a database: columns, keys, indexes, row counts.",
         operands: ["DB"], flags: [.init("--json", help: "Print JSON instead of text.")],
-        discussion: "The database is opened read-only; nothing is written to it.")
+        discussion: """
+            Nothing is written to the database, and its directory is left as it was found (no \
+            -wal, -shm or -journal file added or removed). The title line of a table gives its row count and STRICT or WITHOUT \
+            ROWID; a generated column shows its expression where a default would be.
+            """)
 
     static func run(_ arguments: ParsedArguments) throws -> String {
         let path = arguments.operand(0)
@@ -36,11 +40,13 @@ enum SchemaCommand {
     private static func text(_ table: TableDescription) -> String {
         let kind = table.isView ? "view" : "table"
         let rows = table.rowCount == 1 ? "1 row" : "\(table.rowCount) rows"
-        var output = "\(kind) \(quotedIfNeeded(table.name)) (\(rows))\n"
+        let options = (table.isStrict ? ["STRICT"] : []) + (table.isWithoutRowID ? ["WITHOUT ROWID"] : [])
+        let details = ([rows] + options).joined(separator: ", ")
+        var output = "\(kind) \(quotedIfNeeded(table.name)) (\(details))\n"
         let cells = table.columns.map { column in
             [
                 column.name, column.declaredType, column.isNotNull ? "NOT NULL" : "",
-                column.defaultSQL.map { "DEFAULT \($0)" } ?? "",
+                valueSource(column),
                 column.primaryKeyPosition > 0
                     ? (table.primaryKey.count > 1 ? "PK \(column.primaryKeyPosition)" : "PK") : "",
             ]
@@ -66,6 +72,18 @@ enum SchemaCommand {
                 + "\(quotedIfNeeded(key.parentTable))\(parentColumns) ON DELETE \(key.onDelete) ON UPDATE \(key.onUpdate)\n"
         }
         return output
+    }
+
+    /// Where a column's value comes from when a row does not give it: its default, or the
+    /// expression of a generated column (`GENERATED ALWAYS AS (w * h) VIRTUAL`, computed when
+    /// read, or `... STORED`), or `HIDDEN` for a virtual table's hidden column.
+    private static func valueSource(_ column: ColumnDescription) -> String {
+        if let kind = column.generated {
+            let expression = column.generatedExpression.map { " ALWAYS AS (\($0))" } ?? ""
+            return "GENERATED\(expression) \(kind.rawValue.uppercased())"
+        }
+        if column.isHidden { return "HIDDEN" }
+        return column.defaultSQL.map { "DEFAULT \($0)" } ?? ""
     }
 
     private static func trimmedTrailing(_ line: Substring) -> String {
@@ -105,11 +123,16 @@ enum SchemaCommand {
                             ("notNull", .bool(column.isNotNull)),
                             ("default", column.defaultSQL.map(JSONValue.string) ?? .null),
                             ("primaryKeyPosition", .integer(Int64(column.primaryKeyPosition))),
+                            ("generated", column.generated.map { JSONValue.string($0.rawValue) } ?? .null),
+                            ("generatedAs", column.generatedExpression.map(JSONValue.string) ?? .null),
+                            ("hidden", .bool(column.isHidden && column.generated == nil)),
                         ])
                     })
             ),
         ]
         guard !table.isView else { return .object(members) }
+        members.append(("strict", .bool(table.isStrict)))
+        members.append(("withoutRowID", .bool(table.isWithoutRowID)))
         members.append(("primaryKey", .array(table.primaryKey.map(JSONValue.string))))
         members.append(
             (

@@ -29,14 +29,22 @@ extension ToolError {
     }
 }
 
-/// Opens databases the way every command does: read-only, never created, never converted.
+/// Opens databases the way every command does: never created, never converted, never written,
+/// and the directory left as it was found.
 enum ReadOnlyDatabase {
-    /// Opens the file at `path` read-only.
+    /// Opens the file at `path` for reading.
     ///
-    /// SQLite opens it with `SQLITE_OPEN_READONLY` and without `SQLITE_OPEN_CREATE`; the
-    /// journal mode and `synchronous` are left as the file has them, so nothing is written. A
-    /// rollback-journal file gets no companion files; a WAL file's `-wal` and `-shm` are
-    /// opened, as any reader must.
+    /// SQLite opens it without `SQLITE_OPEN_CREATE`; the journal mode and `synchronous` are
+    /// left as the file has them. A rollback-journal file is opened `SQLITE_OPEN_READONLY` and
+    /// gets no companion files.
+    ///
+    /// A WAL file needs `-wal` and `-shm` files to be read, and a read-only connection creates
+    /// them but never deletes them. So a WAL file without them that we may write is opened
+    /// read-write instead, every statement running query-only (``Database/read(_:)`` sets
+    /// `PRAGMA query_only` inside a read transaction): on close, SQLite's last connection
+    /// deletes the files it created, and as nothing was written, no page of the database is
+    /// either. When the `-wal` or `-shm` file exists (another process has the file open, or
+    /// left them), it is opened read-only, so those files are neither checkpointed nor removed.
     ///
     /// - Throws: ``ToolError`` for a missing, unreadable or directory path or a file that is
     ///   not a database.
@@ -50,7 +58,7 @@ enum ReadOnlyDatabase {
             throw ToolError("\(path): permission denied (the file is not readable)")
         }
         var configuration = Configuration()
-        configuration.readOnly = true
+        configuration.readOnly = !opensReadWrite(path)
         configuration.createIfMissing = false
         configuration.journalMode = nil
         configuration.synchronous = nil
@@ -64,5 +72,24 @@ enum ReadOnlyDatabase {
         } catch {
             throw ToolError(ToolError.describing(error, context: path))
         }
+    }
+
+    /// Whether `path` is a WAL database without `-wal` and `-shm` files that we may write: the
+    /// one case where a read-write connection (reading only) leaves fewer traces than a
+    /// read-only one.
+    static func opensReadWrite(_ path: String) -> Bool {
+        let fileManager = FileManager.default
+        guard isWAL(path), fileManager.isWritableFile(atPath: path) else { return false }
+        return !fileManager.fileExists(atPath: path + "-wal")
+            && !fileManager.fileExists(atPath: path + "-shm")
+    }
+
+    /// Whether the database header says WAL: bytes 18 and 19 (the file format write and read
+    /// versions) are 2 (https://sqlite.org/fileformat2.html#database_header).
+    static func isWAL(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        guard let header = try? handle.read(upToCount: 20), header.count == 20 else { return false }
+        return header[header.startIndex + 18] == 2 && header[header.startIndex + 19] == 2
     }
 }

@@ -85,6 +85,27 @@ enum CLIFixtures {
         CREATE VIEW "event view" AS SELECT id, "happened at" FROM events;
         """#
 
+    /// Runs `script` with the `sqlite3` shell on the file at `path`, as another tool would
+    /// (its own connection, its own journal mode handling); fails on the first error.
+    static func shell(path: String, script: String) throws {
+        let process = Process.child(
+            running: URL(fileURLWithPath: "/usr/bin/sqlite3"), arguments: ["-bail", path])
+        let input = Pipe()
+        let errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        try process.run()
+        input.fileHandleForWriting.write(Data(script.utf8))
+        try input.fileHandleForWriting.close()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw ToolLocationError(
+                description: "sqlite3 exited with \(process.terminationStatus): \(message)")
+        }
+    }
+
     // MARK: - Running the tool
 
     /// What a run of `literecord` produced.

@@ -142,7 +142,7 @@ import Testing
                 prefix: "literecord query: query failed: ", containing: ["readonly"])
             expectFailure(
                 try CLIFixtures.runTool(["query", path, "SELECT 1; SELECT 2"]), status: 1,
-                prefix: "literecord query: query failed: ")
+                prefix: "literecord query: the SQL holds more than one statement; query runs exactly one")
             expectFailure(
                 try CLIFixtures.runTool(["explain", path, "SELECT FROM"]), status: 1,
                 prefix: "literecord explain: explain failed: ", containing: ["syntax error"])
