@@ -115,8 +115,8 @@ struct PostgresPoolTests {
     }
 
     /// Holds the database's only connection in a `forEach` body on a thread of its own until
-    /// `release` is signalled (or 4 seconds pass, so that a test of a waiter that never gives up
-    /// still ends).
+    /// `release` is signalled (or 30 seconds pass, so that a test of a waiter that never gives
+    /// up still ends); returns once the body holds it, and a semaphore signalled when it is done.
     static func holdOnlyConnection(of pg: PostgresDatabase, release: DispatchSemaphore) throws
         -> DispatchSemaphore
     {
@@ -128,7 +128,7 @@ struct PostgresPoolTests {
             // swift-format-ignore: ReplaceForEachWithForLoop
             try? pg.query(PoolCounter.self).forEach { _ in
                 holding.signal()
-                _ = release.wait(timeout: .now() + 4)
+                _ = release.wait(timeout: .now() + 30)
             }
             finished.signal()
         }
