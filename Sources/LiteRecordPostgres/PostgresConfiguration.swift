@@ -12,6 +12,14 @@ public struct PostgresConfiguration: Sendable {
     /// ``PostgresDatabase/transaction(_:)-6j7fl`` (default `.readCommitted`, PostgreSQL's own default).
     public var isolation: Isolation = .readCommitted
 
+    /// How long an operation waits for a pooled connection when all
+    /// ``maximumConnections`` are in use, or `nil` (the default) to wait until one is returned.
+    ///
+    /// Past it the operation throws ``LiteRecord/ResultCode/busy`` and runs nothing. An async
+    /// operation stops waiting as soon as its task is cancelled (it throws `CancellationError`),
+    /// timeout or not.
+    public var connectionWaitTimeout: Duration?
+
     /// Creates the default configuration.
     public init() {}
 

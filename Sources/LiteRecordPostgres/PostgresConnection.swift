@@ -12,6 +12,11 @@ public final class PostgresConnection {
     let canceller: PostgresCanceller
     /// The statements run while an observation records what its fetch reads; `nil` otherwise.
     var statementLog: [SQL]?
+    /// What the statements run since the connection was opened or reset may have changed in
+    /// its session (``PostgresSessionReset``).
+    private(set) var sessionChange = PostgresSessionChange.none
+    /// Set by the notice receiver when the server sent a FATAL error outside any statement.
+    private let fatal = PostgresFatalFlag()
 
     init(url: String) throws {
         guard let handle = PQconnectdb(url) else {
@@ -28,13 +33,14 @@ public final class PostgresConnection {
         self.canceller = PostgresCanceller(connection: handle)
         // libpq's default prints the server's notices and warnings (a `RAISE NOTICE`, a
         // `plainto_tsquery` that found no word) on the process's standard error: a library has
-        // no business writing there, so they are dropped, as SQLite's log is by default.
-        PQsetNoticeProcessor(handle, { _, _ in }, nil)
-        // Text is exchanged as UTF-8 whatever the server's default; dates and numbers have one
-        // spelling (ISO, '.' decimal point) whatever the server's locale settings.
+        // no business writing there, so they are dropped, as SQLite's log is by default. The
+        // receiver keeps one thing: a FATAL error that arrives while no statement runs (the
+        // server ending an idle connection), which libpq hands to it as a notice.
+        PQsetNoticeReceiver(
+            handle, PostgresConnection.receiveNotice, Unmanaged.passUnretained(fatal).toOpaque())
         _ = PQsetClientEncoding(handle, "UTF8")
-        _ = try execute(
-            SQL("SET datestyle = 'ISO'; SET extra_float_digits = 1; SET standard_conforming_strings = on"))
+        _ = try execute(SQL(verbatim: PostgresSessionReset.connectionSettings))
+        sessionChange = .none
     }
 
     deinit {
@@ -44,6 +50,26 @@ public final class PostgresConnection {
     /// Whether the connection is still usable (a pool drops one that is not).
     var isHealthy: Bool {
         PQstatus(handle) == CONNECTION_OK && PQtransactionStatus(handle) == PQTRANS_IDLE
+    }
+
+    /// Whether an idle connection can take a statement: reads what the server sent since the
+    /// last one, without waiting. A connection the server ended while it sat in the pool (a
+    /// restart, `pg_terminate_backend`, an idle timeout) has sent a FATAL error and closed its
+    /// socket; nothing was sent on it, so the pool replaces it and the operation runs.
+    var isAliveWhenIdle: Bool {
+        guard PQstatus(handle) == CONNECTION_OK, PQconsumeInput(handle) == 1 else { return false }
+        _ = PQisBusy(handle)  // parses what arrived: an unsolicited error goes to the receiver
+        while let notification = PQnotifies(handle) { PQfreemem(notification) }
+        return PQstatus(handle) == CONNECTION_OK && !fatal.isSet
+    }
+
+    /// Undoes what statements changed in the session, before the pool lends the connection to
+    /// another operation; `false` when the reset failed (the pool then closes it).
+    func resetSession() -> Bool {
+        guard sessionChange != .none else { return true }
+        guard PostgresSessionReset.reset(handle, undoing: sessionChange) else { return false }
+        sessionChange = .none
+        return true
     }
 
     /// Whether the open transaction was aborted by a statement that failed in it.
@@ -67,46 +93,74 @@ public final class PostgresConnection {
                 sql: sql.text)
         }
         statementLog?.append(sql)
-        let (text, count) = numberedPlaceholders(in: sql.text)
+        let numbered = numberedPlaceholders(in: sql.text)
         let values = sql.arguments.positional
-        guard count == values.count else {
+        guard numbered.count == values.count else {
             throw DatabaseError(
                 resultCode: .range,
-                message: "the SQL has \(count) parameters but \(values.count) arguments were given",
+                message: "the SQL has \(numbered.count) parameters but \(values.count) arguments were given",
                 sql: sql.text, arguments: sql.arguments)
         }
+        sessionChange = max(sessionChange, numbered.sessionChange)
         if values.isEmpty {
-            guard let result = PQexec(handle, text) else { throw connectionError(sql: sql) }
-            return try PostgresResult(consuming: result, connection: handle, sql: sql)
+            return try result(of: PQexec(handle, numbered.text), sql: sql)
         }
         let parameters = try PostgresParameters(values, sql: sql)
         let result = parameters.withCArrays { types, pointers, lengths, formats in
-            PQexecParams(handle, text, Int32(values.count), types, pointers, lengths, formats, 0)
+            PQexecParams(handle, numbered.text, Int32(values.count), types, pointers, lengths, formats, 0)
         }
-        guard let result else { throw connectionError(sql: sql) }
+        return try self.result(of: result, sql: sql)
+    }
+
+    /// The statement's rows, or its error; a connection lost on the way is
+    /// ``PostgresConnectionLoss``, whatever the server or libpq said about it.
+    private func result(of result: OpaquePointer?, sql: SQL) throws -> PostgresResult {
+        guard PQstatus(handle) == CONNECTION_OK else {
+            let reason = result.map { PostgresErrorMapping.error(from: $0, connection: handle, sql: sql) }
+            if let result { PQclear(result) }
+            throw PostgresConnectionLoss.error(reason: reason, connection: handle, sql: sql)
+        }
+        guard let result else {
+            throw DatabaseError(
+                resultCode: .noMemory,
+                message: String(cString: PQerrorMessage(handle)).trimmingCharacters(
+                    in: .whitespacesAndNewlines),
+                sql: sql.text, arguments: sql.arguments)
+        }
         return try PostgresResult(consuming: result, connection: handle, sql: sql)
     }
 
-    /// The SQL with `$n` placeholders, remembered per text: rewriting scans the text scalar by
-    /// scalar, which callgrind showed to be a fifth of a `find`'s client-side cost, and the same
-    /// texts (a model's find, insert, update) come back on every call.
-    private var numberedTexts: [String: (text: String, count: Int)] = [:]
+    /// The SQL with `$n` placeholders, remembered per text: rewriting scans the text, which
+    /// callgrind showed to be a fifth of a `find`'s client-side cost, and the same texts (a
+    /// model's find, insert, update) come back on every call.
+    private var numberedTexts: [String: PostgresPlaceholders] = [:]
 
-    private func numberedPlaceholders(in text: String) -> (text: String, count: Int) {
+    private func numberedPlaceholders(in text: String) -> PostgresPlaceholders {
         if let numbered = numberedTexts[text] { return numbered }
-        let numbered = SQLDialect.postgres.numberingPlaceholders(in: text)
+        let numbered = PostgresPlaceholders(numbering: text)
         // Bounded: SQL built from user input (IN lists of any length) must not grow it forever.
         if numberedTexts.count >= 256 { numberedTexts.removeAll(keepingCapacity: true) }
         numberedTexts[text] = numbered
         return numbered
     }
 
-    private func connectionError(sql: SQL) -> DatabaseError {
-        DatabaseError(
-            resultCode: .ioError,
-            message: String(cString: PQerrorMessage(handle)).trimmingCharacters(in: .whitespacesAndNewlines),
-            sql: sql.text, arguments: sql.arguments)
+    /// libpq's notice receiver: drops notices, notes a FATAL error (see `init`).
+    private static let receiveNotice: PQnoticeReceiver = { argument, result in
+        guard let argument, let result,
+            let severity = PQresultErrorField(result, Int32(UInt8(ascii: "V")))
+        else { return }
+        let level = String(cString: severity)
+        if level == "FATAL" || level == "PANIC" {
+            Unmanaged<PostgresFatalFlag>.fromOpaque(argument).takeUnretainedValue().set()
+        }
     }
+}
+
+/// Whether the server sent a FATAL error outside any statement; written by libpq's notice
+/// receiver, which runs on the thread using the connection, and read by that thread.
+final class PostgresFatalFlag {
+    private(set) var isSet = false
+    func set() { isSet = true }
 }
 
 /// Stops the statement running on a connection, from another thread (`PQcancel`).

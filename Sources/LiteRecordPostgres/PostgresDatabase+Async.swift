@@ -101,6 +101,8 @@ final class CancellationTracker: @unchecked Sendable {
     private let lock = NSLock()
     private var canceller: PostgresCanceller?
     private var isCancelled = false
+    /// Wakes the work while it waits for a pooled connection, so that it sees the cancellation.
+    private var wakeUp: (@Sendable () -> Void)?
 
     /// Notes the connection in use; throws when the task was cancelled already.
     func begin(_ canceller: PostgresCanceller) throws {
@@ -123,11 +125,26 @@ final class CancellationTracker: @unchecked Sendable {
         lock.unlock()
     }
 
+    /// Runs `body` (a wait for a connection) with `wakeUp` called when the task is cancelled.
+    func whileWaiting<T>(wakeUp: @escaping @Sendable () -> Void, _ body: () throws -> T) rethrows -> T {
+        lock.lock()
+        self.wakeUp = wakeUp
+        lock.unlock()
+        defer {
+            lock.lock()
+            self.wakeUp = nil
+            lock.unlock()
+        }
+        return try body()
+    }
+
     func cancel() {
         lock.lock()
         isCancelled = true
         let canceller = canceller
+        let wakeUp = wakeUp
         lock.unlock()
         canceller?.cancelRunningStatement()
+        wakeUp?()
     }
 }

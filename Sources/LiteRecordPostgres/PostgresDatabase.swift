@@ -33,7 +33,9 @@ public final class PostgresDatabase: PostgresContext, Sendable {
     ///   or refuses the connection; one connection is opened here to check the URL.
     public init(url: String, configuration: PostgresConfiguration = PostgresConfiguration()) throws {
         self.configuration = configuration
-        pool = PostgresPool(url: url, maximum: configuration.maximumConnections)
+        pool = PostgresPool(
+            url: url, maximum: configuration.maximumConnections,
+            waitTimeout: configuration.connectionWaitTimeout)
         observationHub = PostgresObservationHub(url: url)
         pool.adopt(try PostgresConnection(url: url))
     }

@@ -2,19 +2,26 @@ import Foundation
 import LiteRecord
 
 /// The connections of one ``PostgresDatabase``: opened on demand up to a maximum, each lent to
-/// one operation at a time; an operation beyond the maximum waits for a connection.
+/// one operation at a time; an operation beyond the maximum waits for a connection, until its
+/// task is cancelled or the configured timeout passes.
+///
+/// A connection is checked before it is lent (one non-blocking read): one the server ended
+/// while it was idle is replaced, since nothing was sent on it. A connection handed back after
+/// SQL that changed its session state is reset first (``PostgresSessionReset``).
 final class PostgresPool: @unchecked Sendable {
     // @unchecked Sendable: every stored property is guarded by `condition`, and a connection is
     // handed to one thread at a time (taken out of `idle` under the lock, put back under it).
     private let url: String
     private let maximum: Int
+    private let waitTimeout: Duration?
     private let condition = NSCondition()
     private var idle: [PostgresConnection] = []
     private var openCount = 0
 
-    init(url: String, maximum: Int) {
+    init(url: String, maximum: Int, waitTimeout: Duration? = nil) {
         self.url = url
         self.maximum = max(1, maximum)
+        self.waitTimeout = waitTimeout
     }
 
     /// Keeps a connection opened before the pool existed (the one that checked the URL).
@@ -40,14 +47,58 @@ final class PostgresPool: @unchecked Sendable {
     }
 
     private func take() throws -> PostgresConnection {
-        condition.lock()
-        while idle.isEmpty && openCount >= maximum { condition.wait() }
-        if let connection = idle.popLast() {
+        while true {
+            guard let connection = try takeIdleOrSlot() else { return try open() }
+            if connection.isAliveWhenIdle { return connection }
+            // Ended by the server while idle: closed here (outside the lock), and its place is
+            // taken by another idle connection or a new one.
+            condition.lock()
+            openCount -= 1
             condition.unlock()
-            return connection
         }
-        openCount += 1
-        condition.unlock()
+    }
+
+    /// An idle connection, or `nil` after reserving a place for a new one; waits while neither
+    /// is available, until the task is cancelled or the timeout passes.
+    private func takeIdleOrSlot() throws -> PostgresConnection? {
+        let tracker = CancellationTracker.current
+        let deadline = waitTimeout.map { timeout in
+            Date() + Double(timeout.components.seconds) + Double(timeout.components.attoseconds) * 1e-18
+        }
+        let wait = { () throws -> PostgresConnection? in
+            self.condition.lock()
+            defer { self.condition.unlock() }
+            while true {
+                if let connection = self.idle.popLast() { return connection }
+                if self.openCount < self.maximum {
+                    self.openCount += 1
+                    return nil
+                }
+                if tracker?.isCancelledNow == true {
+                    self.condition.signal()  // the wake-up this waiter may have taken goes on
+                    throw CancellationError()
+                }
+                if let deadline {
+                    if !self.condition.wait(until: deadline) && Date() >= deadline {
+                        self.condition.signal()
+                        throw self.busyError()
+                    }
+                } else {
+                    self.condition.wait()
+                }
+            }
+        }
+        guard let tracker else { return try wait() }
+        let condition = self.condition
+        return try tracker.whileWaiting(
+            wakeUp: {
+                condition.lock()
+                condition.broadcast()
+                condition.unlock()
+            }, wait)
+    }
+
+    private func open() throws -> PostgresConnection {
         do {
             return try PostgresConnection(url: url)
         } catch {
@@ -59,8 +110,19 @@ final class PostgresPool: @unchecked Sendable {
         }
     }
 
+    private func busyError() -> DatabaseError {
+        DatabaseError(
+            resultCode: .busy,
+            message:
+                "no PostgreSQL connection became free within \(waitTimeout.map { "\($0)" } ?? "the wait"): "
+                + "all \(maximum) connections (PostgresConfiguration.maximumConnections) are in use; "
+                + "nothing was run")
+    }
+
     private func giveBack(_ connection: PostgresConnection) {
-        let healthy = connection.isHealthy
+        // A reset is one round trip, run before the lock is taken; a connection that cannot be
+        // reset is closed rather than lent with another operation's settings.
+        let healthy = connection.isHealthy && connection.resetSession()
         condition.lock()
         if healthy {
             idle.append(connection)

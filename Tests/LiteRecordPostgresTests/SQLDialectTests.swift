@@ -6,17 +6,7 @@ import Testing
 // The dialect seam and the SQLSTATE mapping: pure functions, no server needed.
 
 @Suite struct SQLDialectTests {
-    @Test func postgresNumbersPlaceholdersOutsideQuotesAndComments() {
-        let (text, count) = SQLDialect.postgres.numberingPlaceholders(
-            in: "SELECT '?', \"a?b\", ? -- what?\n, $$ ? $$, ? FROM t WHERE x = 'it''s ?' AND y = ?")
-        #expect(
-            text == "SELECT '?', \"a?b\", $1 -- what?\n, $$ ? $$, $2 FROM t WHERE x = 'it''s ?' AND y = $3")
-        #expect(count == 3)
-    }
-
-    @Test func sqliteTextIsUntouched() {
-        let sql = "SELECT ? FROM \"t\" WHERE a IS ?"
-        #expect(SQLDialect.sqlite.numberingPlaceholders(in: sql).text == sql)
+    @Test func sqliteIsTheDefaultDialect() {
         #expect(SQLDialect.current == .sqlite)
     }
 

@@ -56,54 +56,6 @@ package enum SQLDialect: Sendable, Equatable {
         }
     }
 
-    /// Rewrites the `?` parameters of SQL text to the dialect's placeholders: `$1`, `$2`, ... in
-    /// PostgreSQL. A `?` inside a quoted string or identifier, a comment or a dollar-quoted
-    /// string is left alone. SQLite's text is returned as is.
-    ///
-    /// - Parameter text: SQL text with `?` parameters.
-    /// - Returns: The text with numbered placeholders, and how many there are.
-    package func numberingPlaceholders(in text: String) -> (text: String, count: Int) {
-        guard self == .postgres else { return (text, text.reduce(0) { $0 + ($1 == "?" ? 1 : 0) }) }
-        var output = ""
-        output.reserveCapacity(text.utf8.count + 8)
-        var count = 0
-        var scalars = Array(text.unicodeScalars)[...]
-        while let scalar = scalars.popFirst() {
-            switch scalar {
-            case "?":
-                count += 1
-                output += "$\(count)"
-            case "'", "\"":
-                output.unicodeScalars.append(scalar)
-                while let next = scalars.popFirst() {
-                    output.unicodeScalars.append(next)
-                    if next == scalar { break }  // a doubled quote reopens on the next turn
-                }
-            case "-" where scalars.first == "-":
-                output.unicodeScalars.append(scalar)
-                while let next = scalars.popFirst() {
-                    output.unicodeScalars.append(next)
-                    if next == "\n" { break }
-                }
-            case "$" where scalars.first == "$":
-                // A dollar-quoted string `$$...$$` (tagged forms are rare in generated SQL).
-                output += "$$"
-                scalars.removeFirst()
-                while let next = scalars.popFirst() {
-                    output.unicodeScalars.append(next)
-                    if next == "$", scalars.first == "$" {
-                        scalars.removeFirst()
-                        output += "$"
-                        break
-                    }
-                }
-            default:
-                output.unicodeScalars.append(scalar)
-            }
-        }
-        return (output, count)
-    }
-
     /// A value inside a JSON column, read as the member's Swift type compares: numbers as
     /// numbers, booleans as booleans, everything else as text compared by bytes. SQLite reads it
     /// with `->> '$.path'`; PostgreSQL with `#>>` and a bound path of keys, cast by the member

@@ -253,7 +253,7 @@ enum DateText {
     /// The error for a date that text cannot hold.
     static func outOfRangeError(_ interval: Double) -> ValueConversionError {
         let advice =
-            "date text holds the years 0000...9999 that SQLite's date functions read; store such dates "
+            "date text holds the years 0000...9999 (four digits, so that dates compare as text); store such dates "
             + "with a numeric DateStorage (.unixSeconds, .unixMilliseconds or .julianDay)"
         guard interval.isFinite else {
             return ValueConversionError(

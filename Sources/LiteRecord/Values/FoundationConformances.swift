@@ -165,7 +165,10 @@ extension Decimal: DatabaseValueConvertible {
     /// - Throws: ``ValueConversionError`` for `Decimal.nan`, which has no numeric text.
     public func databaseValue() throws -> DatabaseValue {
         guard !isNaN else {
-            throw ValueConversionError(storing: Decimal.self, reason: "NaN is not a number SQLite can hold")
+            throw ValueConversionError(
+                storing: Decimal.self,
+                reason: "NaN has no decimal text, so it cannot be stored "
+                    + "(use an optional and nil for a missing value)")
         }
         return .text(description)
     }

@@ -30,14 +30,16 @@ extension DatabaseValueConvertible where Self: FixedWidthInteger {
     /// Integers are declared `INTEGER`.
     public static var databaseColumnType: DatabaseColumnType { .integer }
 
-    /// The integer as SQLite's 64-bit signed integer.
+    /// The integer as a 64-bit signed integer (SQLite's INTEGER, PostgreSQL's `bigint`).
     ///
     /// - Throws: ``ValueConversionError`` when the value is outside `Int64`'s range (a `UInt64`
     ///   above `Int64.max`).
     public func databaseValue() throws -> DatabaseValue {
         guard let stored = Int64(exactly: self) else {
             throw ValueConversionError(
-                storing: Self.self, reason: "\(self) is outside SQLite's 64-bit signed integer range")
+                storing: Self.self,
+                reason:
+                    "\(self) is outside the 64-bit signed integer range (Int64) that database integers hold")
         }
         return .integer(stored)
     }
@@ -96,11 +98,15 @@ extension Double: DatabaseValueConvertible {
 
     /// The value as REAL. Infinities are stored as is.
     ///
-    /// - Throws: ``ValueConversionError`` for NaN, which SQLite would silently store as NULL.
+    /// - Throws: ``ValueConversionError`` for NaN, on every backend: SQLite would silently store
+    ///   it as NULL, and a model must store the same values on any backend.
     public func databaseValue() throws -> DatabaseValue {
         guard !isNaN else {
             throw ValueConversionError(
-                storing: Double.self, reason: "NaN cannot be stored: SQLite turns it into NULL")
+                storing: Double.self,
+                reason:
+                    "NaN cannot be stored (LiteRecord refuses it on every backend, as not every database "
+                    + "keeps it; use an optional and nil for a missing value)")
         }
         return .real(self)
     }

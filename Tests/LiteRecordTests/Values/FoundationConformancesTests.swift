@@ -224,6 +224,9 @@ import Testing
         #expect(
             try Self.readError(Decimal.self, .null).description == "cannot read NULL value NULL as Decimal")
         let error = try #require(throws: ValueConversionError.self) { try Decimal.nan.databaseValue() }
-        #expect(error.description == "cannot store Decimal: NaN is not a number SQLite can hold")
+        #expect(
+            error.description
+                == "cannot store Decimal: NaN has no decimal text, so it cannot be stored "
+                + "(use an optional and nil for a missing value)")
     }
 }
