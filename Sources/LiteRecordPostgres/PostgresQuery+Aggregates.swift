@@ -11,7 +11,7 @@ extension PostgresQuery {
             try query.backendAggregateSQL(function, column, resultType: Result.self)
         }
         return try context.withSession { session in
-            _ = try session.preparedTable(for: M.self)
+            guard try session.readableTable(for: M.self) != nil else { return nil }
             try session.prepareTables(of: relatedTypes)
             guard let row = try session.execute(sql).lrRows.first else { return nil }
             return try RowDecoder(dateStorage: session.dateStorage).decode(Result?.self, from: row)

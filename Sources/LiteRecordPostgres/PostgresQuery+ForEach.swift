@@ -21,7 +21,9 @@ extension PostgresQuery {
     /// - Throws: As ``fetchAll()-7qelv``, or what `body` throws.
     public func forEach(_ body: (M) throws -> Void) throws {
         let sql = try selectSQL("*")
-        try withPreparedSession { session, table in
+        try context.withSession { session in
+            guard let table = try session.readableTable(for: M.self) else { return }
+            try session.prepareTables(of: relatedTypes)
             let decoder = table.rowDecoder(dateStorage: session.dateStorage)
             try session.forEachRow(sql) { row in try body(decoder.decode(M.self, from: row)) }
         }

@@ -59,7 +59,7 @@ extension PostgresQuery {
             try query.backendSnippetSQL(of: property, style: style)
         }
         return try context.withSession { session in
-            let table = try session.preparedTable(for: M.self)
+            guard let table = try session.readableTable(for: M.self) else { return [] }
             try session.prepareTables(of: relatedTypes)
             let decoder = table.rowDecoder(dateStorage: session.dateStorage)
             return try session.execute(sql).lrRows.map { row in

@@ -64,7 +64,8 @@ extension PostgresSession {
         try execute(
             SQL(
                 verbatim:
-                    "CREATE INDEX IF NOT EXISTS \(SQL.quoteIdentifier(search.indexName)) ON \(quotedTable) "
+                    "CREATE INDEX IF NOT EXISTS \(SQL.quoteIdentifier(PostgresIdentifier.fitting(search.indexName))) "
+                    + "ON \(quotedTable) "
                     + "USING gin (\(SQL.quoteIdentifier(search.name)))"))
     }
 
