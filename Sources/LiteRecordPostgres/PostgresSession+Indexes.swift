@@ -47,7 +47,8 @@ extension PostgresSession {
     }
 
     private func createIndex(_ shape: IndexShape, table: BackendTable) throws {
-        var name = PostgresSession.indexName(table: table.name, columns: shape.columns, unique: shape.isUnique)
+        var name = PostgresSession.indexName(
+            table: table.name, columns: shape.columns, unique: shape.isUnique)
         // A relation (index, table, sequence) of the schema already has the name and is not
         // this index: a name of its own, from a hash of the exact definition.
         if try relationExists(named: name) {

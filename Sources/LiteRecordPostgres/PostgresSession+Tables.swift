@@ -65,12 +65,15 @@ extension PostgresSession {
         var exact: [StoredColumn] = []
         var others: Set<String> = []
         for row in rows {
-            guard row.count == 4, case .text(let tableName) = row[0], case .text(let name) = row[1] else { continue }
+            guard row.count == 4, case .text(let tableName) = row[0], case .text(let name) = row[1] else {
+                continue
+            }
             guard tableName == table.name else {
                 others.insert(tableName)
                 continue
             }
-            exact.append(StoredColumn(name: name, isNullable: row[2] == .integer(1), isFilled: row[3] == .integer(1)))
+            exact.append(
+                StoredColumn(name: name, isNullable: row[2] == .integer(1), isFilled: row[3] == .integer(1)))
         }
         if exact.isEmpty, let other = others.sorted().first {
             throw SchemaError(
@@ -117,7 +120,8 @@ extension PostgresSession {
             try relaxNotNull(of: table, stored: stored)
         }
         // A key declared on a table that already exists changes nothing in it, as on SQLite.
-        try createIndexes(of: table, extra: isNew ? table.foreignKeys.filter(\.needsIndex).map(\.columns) : [])
+        try createIndexes(
+            of: table, extra: isNew ? table.foreignKeys.filter(\.needsIndex).map(\.columns) : [])
         if isNew { try createForeignKeys(of: table) }
         try prepareFullTextSearch(of: table, existingColumns: existing)
     }

@@ -100,7 +100,10 @@ struct PostgresSchemaTests {
                 """)
         var row = Listed(id: nil, email: "a@x", rank: 1)
         try pg.insert(&row)
-        #expect(try indexes(of: "listed", in: pg) == ["listed_pkey", "listed_rank_index", "my_own_email", "my_partial_rank"])
+        #expect(
+            try indexes(of: "listed", in: pg) == [
+                "listed_pkey", "listed_rank_index", "my_own_email", "my_partial_rank",
+            ])
         var duplicate = Listed(id: nil, email: "a@x", rank: 2)
         expectError(.constraintUnique) { try pg.insert(&duplicate) }
     }
@@ -156,12 +159,17 @@ struct PostgresSchemaTests {
     /// second, empty `"HandMade"`: the model's first use says so, naming both spellings.
     @Test func caseFoldedTableIsNotShadowed() throws {
         let pg = try PostgresTestServer.freshDatabase()
-        try pg.execute(sql: "CREATE TABLE HandMade (id bigint PRIMARY KEY, name text); INSERT INTO HandMade VALUES (1, 'x')")
+        try pg.execute(
+            sql:
+                "CREATE TABLE HandMade (id bigint PRIMARY KEY, name text); INSERT INTO HandMade VALUES (1, 'x')"
+        )
         var made = HandMade(id: 2, name: "y")
         let error = try #require(throws: SchemaError.self) { try pg.insert(&made) }
         #expect(error.message.contains("\"HandMade\""))
         #expect(error.message.contains("\"handmade\""))
-        let readError = try #require(throws: SchemaError.self) { try pg.read { try $0.fetchAll(HandMade.self) } }
+        let readError = try #require(throws: SchemaError.self) {
+            try pg.read { try $0.fetchAll(HandMade.self) }
+        }
         #expect(readError.message == error.message)
         #expect(try pg.fetchAll(String.self, sql: Self.tablesSQL) == ["handmade"])
         #expect(try pg.fetchOne(Int.self, sql: "SELECT count(*) FROM handmade") == 1)

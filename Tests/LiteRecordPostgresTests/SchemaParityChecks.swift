@@ -67,7 +67,8 @@ enum SchemaParityChecks {
             try backend.integer("SELECT count(*) FROM evolving_notes WHERE title = \("kept")") == 1,
             "\(backend.name)")
         #expect(
-            try backend.integer("SELECT count(*) FROM evolving_notes WHERE title IS NULL") == 1, "\(backend.name)")
+            try backend.integer("SELECT count(*) FROM evolving_notes WHERE title IS NULL") == 1,
+            "\(backend.name)")
     }
 
     /// A required property added to a table is refused with the same `SchemaError` on both

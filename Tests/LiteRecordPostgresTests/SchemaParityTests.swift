@@ -46,14 +46,21 @@ struct MissingTableReads: Equatable {
         let db = try Database(.temporary)
         let reads = try db.read { connection in
             MissingTableReads(
-                all: try connection.fetchAll(NeverMade.self), count: try connection.query(NeverMade.self).count(),
-                found: try connection.find(NeverMade.self, id: 1), first: try connection.query(NeverMade.self).first(),
+                all: try connection.fetchAll(NeverMade.self),
+                count: try connection.query(NeverMade.self).count(),
+                found: try connection.find(NeverMade.self, id: 1),
+                first: try connection.query(NeverMade.self).first(),
                 exists: try connection.query(NeverMade.self).exists(),
                 maximum: try connection.query(NeverMade.self).max { $0.id },
-                withChildren: try connection.query(NeverMade.self).including(all: NeverMadeChild.self).fetchAll().count)
+                withChildren: try connection.query(NeverMade.self).including(all: NeverMadeChild.self)
+                    .fetchAll().count)
         }
-        #expect(reads == MissingTableReads(all: [], count: 0, found: nil, first: nil, exists: false, maximum: nil, withChildren: 0))
-        #expect(try db.fetchAll(String.self, sql: "SELECT name FROM sqlite_master WHERE type = 'table'") == [])
+        #expect(
+            reads
+                == MissingTableReads(
+                    all: [], count: 0, found: nil, first: nil, exists: false, maximum: nil, withChildren: 0))
+        #expect(
+            try db.fetchAll(String.self, sql: "SELECT name FROM sqlite_master WHERE type = 'table'") == [])
     }
 }
 
@@ -79,13 +86,21 @@ struct PostgresSchemaParityTests {
                 found: try tx.find(NeverMade.self, id: 1), first: try tx.query(NeverMade.self).first(),
                 exists: try tx.query(NeverMade.self).exists(),
                 maximum: try tx.query(NeverMade.self).max { $0.id },
-                withChildren: try tx.query(NeverMade.self).including(all: NeverMadeChild.self).fetchAll().count)
+                withChildren: try tx.query(NeverMade.self).including(all: NeverMadeChild.self).fetchAll()
+                    .count)
         }
-        #expect(reads == MissingTableReads(all: [], count: 0, found: nil, first: nil, exists: false, maximum: nil, withChildren: 0))
-        var visited = 0
-        try pg.read { tx in try tx.query(NeverMade.self).forEach { _ in visited += 1 } }
-        #expect(visited == 0)
-        let tables: SQL = "SELECT table_name::text FROM information_schema.tables WHERE table_schema = current_schema()"
+        #expect(
+            reads
+                == MissingTableReads(
+                    all: [], count: 0, found: nil, first: nil, exists: false, maximum: nil, withChildren: 0))
+        var visited: [NeverMade] = []
+        try pg.read { tx in
+            // swift-format-ignore: ReplaceForEachWithForLoop
+            try tx.query(NeverMade.self).forEach { visited.append($0) }
+        }
+        #expect(visited == [])
+        let tables: SQL =
+            "SELECT table_name::text FROM information_schema.tables WHERE table_schema = current_schema()"
         #expect(try pg.fetchAll(String.self, sql: tables) == [])
         // Once written, the table reads as usual in a read.
         var made = NeverMade(id: nil, name: "now")

@@ -19,7 +19,8 @@ public struct SchemaError: Error, Sendable, CustomStringConvertible {
     ///   - table: The table's name.
     ///   - property: `Type.property`, the property the column stores.
     /// - Returns: The error, saying to declare a default or make the property optional.
-    package static func newColumnNeedsValue(_ column: String, table: String, property: String) -> SchemaError {
+    package static func newColumnNeedsValue(_ column: String, table: String, property: String) -> SchemaError
+    {
         SchemaError(
             "cannot add column \(column) to \(table): \(property) is new and not optional, so existing rows "
                 + "need a value; declare one with .defaultValue(_:for:) in the schema, or make the property optional"

@@ -57,7 +57,8 @@ enum TableMigration {
             }
             if !column.isOptional && column.defaultValue == nil {
                 throw SchemaError.newColumnNeedsValue(
-                    column.name, table: schema.tableName, property: "\(schema.typeName).\(column.property ?? column.key)")
+                    column.name, table: schema.tableName,
+                    property: "\(schema.typeName).\(column.property ?? column.key)")
             }
             try connection.execute(SQL(TableDefinition.addColumn(column, to: schema.tableName)))
         }
