@@ -74,7 +74,8 @@ extension PostgresSession {
         }
     }
 
-    private func relationExists(named name: String) throws -> Bool {
+    /// Whether a relation (table, index, sequence, view) of the current schema has the name.
+    func relationExists(named name: String) throws -> Bool {
         try !execute(
             """
             SELECT 1 FROM pg_class

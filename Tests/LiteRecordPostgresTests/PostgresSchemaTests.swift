@@ -55,6 +55,22 @@ private struct Listed: Model, Equatable {
     static let schema = Schema<Listed>(table: "listed", unique: [\.email], indexes: [[\.rank]])
 }
 
+/// Two searchable tables whose search indexes' readable names share their first 63 bytes.
+private struct LongSearchA: Model {
+    var id: Int64?
+    var body: String
+    static let schema = Schema<LongSearchA>(table: String(repeating: "s", count: 62)).fullTextSearch(on: [
+        \.body
+    ])
+}
+
+private struct LongSearchB: Model {
+    var id: Int64?
+    var body: String
+    static let schema = Schema<LongSearchB>(table: String(repeating: "s", count: 62) + "_")
+        .fullTextSearch(on: [\.body])
+}
+
 @Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage), .offCooperativePool)
 struct PostgresSchemaTests {
     private static let tablesSQL: SQL =
@@ -201,5 +217,23 @@ struct PostgresSchemaTests {
                 ORDER BY ordinal_position
                 """)
         #expect(nullable == ["title", "rating"])
+    }
+
+    /// Each searchable table gets its own GIN index, even when the readable index names of two
+    /// tables share their first 63 bytes (the second used to be skipped by `IF NOT EXISTS`), and
+    /// a second migration adds none.
+    @Test func longSearchIndexNamesAreDistinct() throws {
+        let databases = try PostgresTestServer.freshDatabases(count: 2)
+        try databases[0].migrate(LongSearchA.self)
+        try databases[0].migrate(LongSearchB.self)
+        let ginSQL: SQL = """
+            SELECT tablename::text FROM pg_indexes
+            WHERE schemaname = current_schema() AND indexdef LIKE '% USING gin %' ORDER BY 1
+            """
+        let tables = [String(repeating: "s", count: 62), String(repeating: "s", count: 62) + "_"]
+        #expect(try databases[0].fetchAll(String.self, sql: ginSQL) == tables)
+        try databases[1].migrate(LongSearchA.self)
+        try databases[1].migrate(LongSearchB.self)
+        #expect(try databases[1].fetchAll(String.self, sql: ginSQL) == tables)
     }
 }
