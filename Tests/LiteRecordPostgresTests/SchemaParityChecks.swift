@@ -53,6 +53,24 @@ struct TournamentRegistration: Model, Equatable {
         indexes: [[\.nicknameForTheLeaderboardDisplay], [\.nicknameForTheLeaderboardDisplayAlternate]])
 }
 
+/// A version of the note that makes its title unique.
+struct EvolvingNoteV5: Model, Equatable {
+    var id: Int64?
+    var title: String
+    var rating: Int
+    static let schema = Schema<EvolvingNoteV5>(table: "evolving_notes", unique: [\.title])
+}
+
+/// A hostile table name: quotes, a keyword, SQL punctuation, multibyte letters; its generated index
+/// names pass 63 bytes and must be cut between characters (59 bytes).
+struct HostileNamed: Model, Equatable {
+    var id: Int64?
+    var first: String
+    var second: String
+    static let schema = Schema<HostileNamed>(
+        table: "select \"naïve\" 表表表 -- ; drop table x; ééééééé", unique: [\.first, \.second])
+}
+
 enum SchemaParityChecks {
     /// A property made optional accepts nil, and a removed required property no longer blocks
     /// inserts; the old rows keep their values.
@@ -109,5 +127,33 @@ enum SchemaParityChecks {
         sameBackup.emailAddress = "other@x"
         expectError(.constraintUnique) { try backend.insert(&sameBackup) }
         #expect(try backend.fetchAll(TournamentRegistration.self) == [first], "\(backend.name)")
+    }
+
+    /// A unique constraint added to a table whose rows hold duplicates is refused with the same
+    /// `SchemaError` on both backends, and the rows stay as they were.
+    static func newUniqueOverDuplicatesIsRefused(_ backend: some TestBackend) throws {
+        var first = EvolvingNoteV1(id: nil, title: "same", rating: 1)
+        var second = EvolvingNoteV1(id: nil, title: "same", rating: 2)
+        try backend.insert(&first)
+        try backend.insert(&second)
+        var third = EvolvingNoteV5(id: nil, title: "other", rating: 3)
+        let error = try #require(throws: SchemaError.self, "\(backend.name)") { try backend.insert(&third) }
+        #expect(
+            error.message.hasPrefix(
+                "cannot add UNIQUE(title) to evolving_notes: existing rows hold duplicate values"))
+        #expect(error.message.hasSuffix("; remove the duplicates first"), "\(backend.name)")
+        #expect(try backend.fetchAll(EvolvingNoteV1.self) == [first, second], "\(backend.name)")
+    }
+
+    /// A table name with quotes, a keyword, SQL punctuation and multibyte letters: its unique
+    /// constraints are enforced, each on its own.
+    static func hostileTableNameKeepsItsConstraints(_ backend: some TestBackend) throws {
+        var row = HostileNamed(id: nil, first: "a", second: "b")
+        try backend.insert(&row)
+        var sameFirst = HostileNamed(id: nil, first: "a", second: "c")
+        expectError(.constraintUnique) { try backend.insert(&sameFirst) }
+        var sameSecond = HostileNamed(id: nil, first: "c", second: "b")
+        expectError(.constraintUnique) { try backend.insert(&sameSecond) }
+        #expect(try backend.fetchAll(HostileNamed.self) == [row], "\(backend.name)")
     }
 }

@@ -37,6 +37,12 @@ struct MissingTableReads: Equatable {
     @Test func newRequiredPropertyNeedsADefault() throws {
         try SchemaParityChecks.newRequiredPropertyNeedsADefault(SQLiteBackend.temporary())
     }
+    @Test func newUniqueOverDuplicatesIsRefused() throws {
+        try SchemaParityChecks.newUniqueOverDuplicatesIsRefused(SQLiteBackend.temporary())
+    }
+    @Test func hostileTableNameKeepsItsConstraints() throws {
+        try SchemaParityChecks.hostileTableNameKeepsItsConstraints(SQLiteBackend.temporary())
+    }
     @Test func longNamedConstraintsAreEnforced() throws {
         try SchemaParityChecks.longNamedConstraintsAreEnforced(SQLiteBackend.temporary())
     }
@@ -71,6 +77,12 @@ struct PostgresSchemaParityTests {
     }
     @Test func newRequiredPropertyNeedsADefault() throws {
         try SchemaParityChecks.newRequiredPropertyNeedsADefault(PostgresTestServer.backend())
+    }
+    @Test func newUniqueOverDuplicatesIsRefused() throws {
+        try SchemaParityChecks.newUniqueOverDuplicatesIsRefused(PostgresTestServer.backend())
+    }
+    @Test func hostileTableNameKeepsItsConstraints() throws {
+        try SchemaParityChecks.hostileTableNameKeepsItsConstraints(PostgresTestServer.backend())
     }
     @Test func longNamedConstraintsAreEnforced() throws {
         try SchemaParityChecks.longNamedConstraintsAreEnforced(PostgresTestServer.backend())
