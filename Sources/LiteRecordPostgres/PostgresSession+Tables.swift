@@ -49,38 +49,45 @@ extension PostgresSession {
 
     /// The columns of the model's table in the current schema; none when it does not exist.
     ///
+    /// Read from `pg_class` by name (its index), the exact name and the spelling PostgreSQL
+    /// folds an unquoted name to (ASCII lowercase) together: one short catalog query.
+    ///
     /// - Throws: ``LiteRecord/SchemaError`` when the table does not exist under its exact name
-    ///   but does under another case (`CREATE TABLE HandMade` without quotes makes `handmade`):
-    ///   creating the exact name would make a second, empty table beside the user's.
+    ///   but does under the folded one (`CREATE TABLE HandMade` without quotes makes
+    ///   `handmade`): creating the exact name would make a second, empty table beside the user's.
     private func storedColumns(of table: BackendTable) throws -> [StoredColumn] {
+        let folded = String(
+            decoding: table.name.utf8.map { (65...90).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
         let rows = try execute(
             """
-            SELECT c.table_name::text, c.column_name::text, c.is_nullable = 'YES',
-                c.column_default IS NOT NULL OR c.is_identity = 'YES' OR c.is_generated <> 'NEVER'
-            FROM information_schema.columns AS c
-            WHERE c.table_schema = current_schema() AND lower(c.table_name) = lower(\(table.name))
-            ORDER BY c.table_name, c.ordinal_position
+            SELECT c.relname::text, a.attname::text, NOT a.attnotnull,
+                a.atthasdef OR a.attidentity <> '' OR a.attgenerated <> ''
+            FROM pg_class AS c
+            JOIN pg_attribute AS a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+            WHERE c.relname IN (\(table.name), \(folded)) AND c.relkind IN ('r', 'p', 'v', 'm', 'f')
+                AND c.relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())
+            ORDER BY c.relname, a.attnum
             """
         ).rows
         var exact: [StoredColumn] = []
-        var others: Set<String> = []
+        var folds = false
         for row in rows {
             guard row.count == 4, case .text(let tableName) = row[0], case .text(let name) = row[1] else {
                 continue
             }
             guard tableName == table.name else {
-                others.insert(tableName)
+                folds = true
                 continue
             }
             exact.append(
                 StoredColumn(name: name, isNullable: row[2] == .integer(1), isFilled: row[3] == .integer(1)))
         }
-        if exact.isEmpty, let other = others.sorted().first {
+        if exact.isEmpty, folds {
             throw SchemaError(
-                "\(table.typeName)'s table is \"\(table.name)\", which does not exist, but \"\(other)\" does "
+                "\(table.typeName)'s table is \"\(table.name)\", which does not exist, but \"\(folded)\" does "
                     + "(PostgreSQL folds unquoted names to lowercase: CREATE TABLE \(table.name) without quotes "
-                    + "makes \"\(table.name.lowercased())\"). LiteRecord does not create a second table beside "
-                    + "it: name the table \"\(other)\" in the model's Schema, or rename the table")
+                    + "makes \"\(folded)\"). LiteRecord does not create a second table beside it: name the "
+                    + "table \"\(folded)\" in the model's Schema, or rename the table")
         }
         return exact
     }
