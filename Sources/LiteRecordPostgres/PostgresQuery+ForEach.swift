@@ -22,8 +22,9 @@ extension PostgresQuery {
     public func forEach(_ body: (M) throws -> Void) throws {
         let sql = try selectSQL("*")
         try context.withSession { session in
-            guard let table = try session.readableTable(for: M.self) else { return }
-            try session.prepareTables(of: relatedTypes)
+            guard let table = try session.readableTable(for: M.self),
+                try session.readableTables(of: relatedTypes)
+            else { return }
             let decoder = table.rowDecoder(dateStorage: session.dateStorage)
             try session.forEachRow(sql) { row in try body(decoder.decode(M.self, from: row)) }
         }

@@ -68,6 +68,24 @@ struct MissingTableReads: Equatable {
         #expect(
             try db.fetchAll(String.self, sql: "SELECT name FROM sqlite_master WHERE type = 'table'") == [])
     }
+
+    /// A read filtering by a relation whose table does not exist finds nothing.
+    @Test func readThroughAMissingRelatedTableIsEmpty() throws {
+        let db = try Database(.temporary)
+        var parent = NeverMade(id: nil, name: "parent")
+        try db.insert(&parent)
+        let (all, count, maximum) = try db.read { connection in
+            let query = connection.query(NeverMade.self).where(any: NeverMadeChild.self) { $0.id > 0 }
+            return (try query.fetchAll(), try query.count(), try query.max { $0.id })
+        }
+        #expect(all == [])
+        #expect(count == 0)
+        #expect(maximum == nil)
+        #expect(
+            try db.fetchAll(String.self, sql: "SELECT name FROM sqlite_master WHERE type = 'table'") == [
+                "neverMade"
+            ])
+    }
 }
 
 @Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage))
@@ -118,5 +136,23 @@ struct PostgresSchemaParityTests {
         var made = NeverMade(id: nil, name: "now")
         try pg.insert(&made)
         #expect(try pg.read { try $0.fetchAll(NeverMade.self) } == [made])
+    }
+
+    /// A read filtering by a relation whose table does not exist finds nothing, as on SQLite
+    /// (it used to fail with SQLSTATE 42P01), and creates nothing.
+    @Test func readThroughAMissingRelatedTableIsEmpty() throws {
+        let pg = try PostgresTestServer.freshDatabase()
+        var parent = NeverMade(id: nil, name: "parent")
+        try pg.insert(&parent)
+        let (all, count, maximum) = try pg.read { tx in
+            let query = tx.query(NeverMade.self).where(any: NeverMadeChild.self) { $0.id > 0 }
+            return (try query.fetchAll(), try query.count(), try query.max { $0.id })
+        }
+        #expect(all == [])
+        #expect(count == 0)
+        #expect(maximum == nil)
+        let tables: SQL =
+            "SELECT table_name::text FROM information_schema.tables WHERE table_schema = current_schema()"
+        #expect(try pg.fetchAll(String.self, sql: tables) == ["neverMade"])
     }
 }
