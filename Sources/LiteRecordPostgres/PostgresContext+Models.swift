@@ -99,7 +99,7 @@ extension PostgresContext {
     ///   ``LiteRecord/RowDecodingError`` for a row that does not decode.
     public func find<M: Model>(_ type: M.Type, id: some DatabaseValueConvertible) throws -> M? {
         try withSession { session in
-            let table = try session.preparedTable(for: M.self)
+            guard let table = try session.readableTable(for: M.self) else { return nil }
             let key = try table.singleKeyColumn(of: M.self)
             let sql: SQL =
                 "SELECT \(SQL(table.selection)) FROM \(identifier: table.name) WHERE \(identifier: key) = \(id) LIMIT 1"
@@ -117,7 +117,7 @@ extension PostgresContext {
     /// - Throws: ``LiteRecord/PersistenceError`` when the model has no single-column key.
     public func exists<M: Model>(_ type: M.Type, id: some DatabaseValueConvertible) throws -> Bool {
         try withSession { session in
-            let table = try session.preparedTable(for: M.self)
+            guard let table = try session.readableTable(for: M.self) else { return false }
             let key = try table.singleKeyColumn(of: M.self)
             let sql: SQL = "SELECT 1 FROM \(identifier: table.name) WHERE \(identifier: key) = \(id) LIMIT 1"
             return try !session.execute(sql).rows.isEmpty
@@ -151,7 +151,7 @@ extension PostgresContext {
     ///   not decode.
     public func fetchAll<M: Model>(_ type: M.Type) throws -> [M] {
         try withSession { session in
-            let table = try session.preparedTable(for: M.self)
+            guard let table = try session.readableTable(for: M.self) else { return [] }
             var sql: SQL = "SELECT \(SQL(table.selection)) FROM \(identifier: table.name)"
             if !table.primaryKey.isEmpty {
                 // A text key sorts by bytes, as SQLite's does, whatever its column's collation.

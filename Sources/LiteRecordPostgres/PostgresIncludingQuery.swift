@@ -93,7 +93,7 @@ final class PostgresTreeReader: RelationTreeBackend {
     func fetchRows<M: Model>(_ type: M.Type, sql: SQL, columns: [String]) throws -> (
         models: [M], values: [[DatabaseValue]]
     ) {
-        let table = try session.preparedTable(for: M.self)
+        guard let table = try session.readableTable(for: M.self) else { return ([], []) }
         let result = try session.execute(sql)
         if recordsRows { rows.append(result.rows) }
         let positions = try columns.map { column in

@@ -11,8 +11,8 @@ extension PostgresQuery {
             try query.backendAggregateSQL(function, column, resultType: Result.self)
         }
         return try context.withSession { session in
-            _ = try session.preparedTable(for: M.self)
-            try session.prepareTables(of: relatedTypes)
+            guard try session.readableTable(for: M.self) != nil, try session.readableTables(of: relatedTypes)
+            else { return nil }
             guard let row = try session.execute(sql).lrRows.first else { return nil }
             return try RowDecoder(dateStorage: session.dateStorage).decode(Result?.self, from: row)
         }

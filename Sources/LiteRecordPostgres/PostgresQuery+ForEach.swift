@@ -21,7 +21,10 @@ extension PostgresQuery {
     /// - Throws: As ``fetchAll()-7qelv``, or what `body` throws.
     public func forEach(_ body: (M) throws -> Void) throws {
         let sql = try selectSQL("*")
-        try withPreparedSession { session, table in
+        try context.withSession { session in
+            guard let table = try session.readableTable(for: M.self),
+                try session.readableTables(of: relatedTypes)
+            else { return }
             let decoder = table.rowDecoder(dateStorage: session.dateStorage)
             try session.forEachRow(sql) { row in try body(decoder.decode(M.self, from: row)) }
         }

@@ -59,8 +59,9 @@ extension PostgresQuery {
             try query.backendSnippetSQL(of: property, style: style)
         }
         return try context.withSession { session in
-            let table = try session.preparedTable(for: M.self)
-            try session.prepareTables(of: relatedTypes)
+            guard let table = try session.readableTable(for: M.self),
+                try session.readableTables(of: relatedTypes)
+            else { return [] }
             let decoder = table.rowDecoder(dateStorage: session.dateStorage)
             return try session.execute(sql).lrRows.map { row in
                 let model = try decoder.decode(M.self, from: row)

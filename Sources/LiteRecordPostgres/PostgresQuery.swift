@@ -118,8 +118,9 @@ public struct PostgresQuery<M: Model>: Sendable {
     public func fetchAll() throws -> [M] {
         let sql = try selectSQL("*")
         return try context.withSession { session in
-            let table = try session.preparedTable(for: M.self)
-            try session.prepareTables(of: relatedTypes)
+            guard let table = try session.readableTable(for: M.self),
+                try session.readableTables(of: relatedTypes)
+            else { return [] }
             let decoder = table.rowDecoder(dateStorage: session.dateStorage)
             return try session.execute(sql).lrRows.map { try decoder.decode(M.self, from: $0) }
         }
@@ -150,8 +151,8 @@ public struct PostgresQuery<M: Model>: Sendable {
     public func count() throws -> Int {
         let sql = try SQLDialect.$current.withValue(.postgres) { try query.backendCountSQL() }
         return try context.withSession { session in
-            _ = try session.preparedTable(for: M.self)
-            try session.prepareTables(of: relatedTypes)
+            guard try session.readableTable(for: M.self) != nil, try session.readableTables(of: relatedTypes)
+            else { return 0 }
             guard case .integer(let count)? = try session.execute(sql).rows.first?.first else { return 0 }
             return Int(count)
         }

@@ -7,7 +7,8 @@ import LiteRecord
 // 23503, `ResultCode.constraintForeignKey`). A table that already exists gets neither.
 
 extension PostgresSession {
-    /// Creates the key indexes of a new table, then each parent's table, then the constraints.
+    /// Creates each parent's table, then the constraints (the keys' indexes are created with the
+    /// table's own, see `PostgresSession+Indexes.swift`).
     ///
     /// PostgreSQL needs the referenced table (and its key) to exist when a constraint is
     /// declared, while SQLite does not: the constraints are added after the table is created
@@ -16,11 +17,6 @@ extension PostgresSession {
     /// and growing prepares no parent.
     func createForeignKeys(of table: BackendTable) throws {
         let quotedTable = SQL.quoteIdentifier(table.name)
-        for key in table.foreignKeys where key.needsIndex {
-            let name = SQL.quoteIdentifier(([table.name] + key.columns + ["index"]).joined(separator: "_"))
-            let list = key.columns.map(SQL.quoteIdentifier).joined(separator: ", ")
-            try execute(SQL(verbatim: "CREATE INDEX IF NOT EXISTS \(name) ON \(quotedTable) (\(list))"))
-        }
         for key in table.foreignKeys {
             let (parentTable, referenced) = try key.referenced()
             if parentTable != table.name { try prepareParent(key.parentType) }

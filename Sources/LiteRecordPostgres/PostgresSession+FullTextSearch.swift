@@ -38,7 +38,7 @@ extension PostgresSession {
                         + "(LiteRecord never changes columns it did not create)")
             }
             if let search = table.fullTextSearch, comment == search.comment {
-                try createIndex(search, table: quotedTable)
+                try createIndex(search, table: table.name)
                 return
             }
             // Search removed from the schema, or other properties indexed: the column goes
@@ -50,7 +50,7 @@ extension PostgresSession {
             // On a table with rows, this rewrites the table (computing every row's vector)
             // under an exclusive lock, once.
             try execute(SQL(verbatim: "ALTER TABLE \(quotedTable) ADD COLUMN \(search.definition)"))
-            try createIndex(search, table: quotedTable)
+            try createIndex(search, table: table.name)
             let comment = "'" + search.comment.replacingOccurrences(of: "'", with: "''") + "'"
             try execute(SQL(verbatim: "COMMENT ON COLUMN \(quotedTable).\(quotedColumn) IS \(comment)"))
         } catch let error as DatabaseError {
@@ -60,11 +60,29 @@ extension PostgresSession {
         }
     }
 
-    private func createIndex(_ search: BackendTable.FullTextSearchColumn, table quotedTable: String) throws {
+    /// Creates the GIN index on the search column unless the table has one (recognized by what
+    /// it is, not by its name: a name PostgreSQL truncated must not make a second one), under a
+    /// name that fits in 63 bytes and that no other relation has.
+    private func createIndex(_ search: BackendTable.FullTextSearchColumn, table: String) throws {
+        let existing = try execute(
+            """
+            SELECT 1 FROM pg_index AS i
+            JOIN pg_class AS ic ON ic.oid = i.indexrelid
+            JOIN pg_am AS am ON am.oid = ic.relam
+            JOIN pg_attribute AS a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
+            WHERE i.indrelid = format('%I.%I', current_schema(), CAST(\(table) AS text))::regclass
+                AND i.indnkeyatts = 1 AND i.indpred IS NULL AND am.amname = 'gin' AND a.attname = \(search.name)
+            """
+        ).rows
+        guard existing.isEmpty else { return }
+        var name = PostgresIdentifier.fitting(search.indexName)
+        if try relationExists(named: name) {
+            name = PostgresIdentifier.fitting(name + "_" + StableHash.hex([table, search.name]))
+        }
         try execute(
             SQL(
                 verbatim:
-                    "CREATE INDEX IF NOT EXISTS \(SQL.quoteIdentifier(search.indexName)) ON \(quotedTable) "
+                    "CREATE INDEX \(SQL.quoteIdentifier(name)) ON \(SQL.quoteIdentifier(table)) "
                     + "USING gin (\(SQL.quoteIdentifier(search.name)))"))
     }
 

@@ -13,6 +13,7 @@ extension PostgresSession {
         guard !database.preparedTables.contains(id), !pendingTables.contains(id), !isReadOnly else {
             return table
         }
+        try PostgresIdentifier.validate(table)
         if transactionDepth > 0 {
             try prepare(table)
             pendingTables.insert(id)
@@ -23,19 +24,81 @@ extension PostgresSession {
         return table
     }
 
+    /// The model's table for a read: as ``preparedTable(for:)``, but `nil` when this session
+    /// never creates tables (a `read`) and the table does not exist, so that the read returns
+    /// nothing, as SQLite's reads of a model never written do. Creates nothing.
+    ///
+    /// - Throws: ``LiteRecord/SchemaError`` for a model that cannot be mapped, or whose table
+    ///   exists only under a case-folded spelling.
+    func readableTable<M: Model>(for type: M.Type) throws -> BackendTable? {
+        guard isReadOnly, !database.preparedTables.contains(ObjectIdentifier(M.self)) else {
+            return try preparedTable(for: M.self)
+        }
+        let table = try BackendTable(for: M.self)
+        try PostgresIdentifier.validate(table)
+        return try storedColumns(of: table).isEmpty ? nil : table
+    }
+
+    /// A column of the model's table as the catalog describes it.
+    private struct StoredColumn {
+        let name: String
+        let isNullable: Bool
+        /// Whether a default, an identity or a generation fills it when an insert leaves it out.
+        let isFilled: Bool
+    }
+
+    /// The columns of the model's table in the current schema; none when it does not exist.
+    ///
+    /// Read from `pg_class` by name (its index), the exact name and the spelling PostgreSQL
+    /// folds an unquoted name to (ASCII lowercase) together: one short catalog query.
+    ///
+    /// - Throws: ``LiteRecord/SchemaError`` when the table does not exist under its exact name
+    ///   but does under the folded one (`CREATE TABLE HandMade` without quotes makes
+    ///   `handmade`): creating the exact name would make a second, empty table beside the user's.
+    private func storedColumns(of table: BackendTable) throws -> [StoredColumn] {
+        let folded = String(
+            decoding: table.name.utf8.map { (65...90).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
+        let rows = try execute(
+            """
+            SELECT c.relname::text, a.attname::text, NOT a.attnotnull,
+                a.atthasdef OR a.attidentity <> '' OR a.attgenerated <> ''
+            FROM pg_class AS c
+            JOIN pg_attribute AS a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+            WHERE c.relname IN (\(table.name), \(folded)) AND c.relkind IN ('r', 'p', 'v', 'm', 'f')
+                AND c.relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())
+            ORDER BY c.relname, a.attnum
+            """
+        ).rows
+        var exact: [StoredColumn] = []
+        var folds = false
+        for row in rows {
+            guard row.count == 4, case .text(let tableName) = row[0], case .text(let name) = row[1] else {
+                continue
+            }
+            guard tableName == table.name else {
+                folds = true
+                continue
+            }
+            exact.append(
+                StoredColumn(name: name, isNullable: row[2] == .integer(1), isFilled: row[3] == .integer(1)))
+        }
+        if exact.isEmpty, folds {
+            throw SchemaError(
+                "\(table.typeName)'s table is \"\(table.name)\", which does not exist, but \"\(folded)\" does "
+                    + "(PostgreSQL folds unquoted names to lowercase: CREATE TABLE \(table.name) without quotes "
+                    + "makes \"\(folded)\"). LiteRecord does not create a second table beside it: name the "
+                    + "table \"\(folded)\" in the model's Schema, or rename the table")
+        }
+        return exact
+    }
+
     /// Creates the table, or adds what it lacks. Runs inside a transaction, which
-    /// ``lockSchemaChanges()`` serializes with other processes doing the same.
+    /// ``lockSchemaChanges()`` serializes with other processes doing the same. Every check
+    /// runs before the first change, so that a refused schema writes nothing.
     private func prepare(_ table: BackendTable) throws {
         try lockSchemaChanges()
-        let existing = try execute(
-            """
-            SELECT column_name FROM information_schema.columns
-            WHERE table_schema = current_schema() AND table_name = \(table.name)
-            """
-        ).rows.compactMap { row -> String? in
-            if case .text(let name) = row.first { return name }
-            return nil
-        }
+        let stored = try storedColumns(of: table)
+        let existing = stored.map(\.name)
         let quotedTable = SQL.quoteIdentifier(table.name)
         let isNew = existing.isEmpty
         if isNew {
@@ -46,27 +109,48 @@ extension PostgresSession {
             }
             try execute(SQL(verbatim: "CREATE TABLE \(quotedTable) (\(parts.joined(separator: ", ")))"))
         } else {
-            for column in table.columns where !existing.contains(column.name) {
+            let added = table.columns.filter { !existing.contains($0.name) }
+            // As on SQLite: a new column that rows could not fill is refused, whether or not the
+            // table holds rows today, so that a schema accepted on an empty table is not refused
+            // on a full one later.
+            if let column = added.first(where: { !$0.isOptional && $0.defaultValue == nil }) {
+                throw SchemaError.newColumnNeedsValue(
+                    column.name, table: table.name, property: "\(table.typeName).\(column.property)")
+            }
+            for column in added {
                 try execute(
                     SQL(
                         verbatim:
                             "ALTER TABLE \(quotedTable) ADD COLUMN \(columnDefinition(column, table: table))")
                 )
             }
+            try relaxNotNull(of: table, stored: stored)
         }
-        for (unique, columns) in table.uniques.map({ (true, $0) }) + table.indexes.map({ (false, $0) }) {
-            let name = SQL.quoteIdentifier(
-                ([table.name] + columns + [unique ? "key" : "index"]).joined(separator: "_"))
-            let list = columns.map(SQL.quoteIdentifier).joined(separator: ", ")
+        // A key declared on a table that already exists changes nothing in it, as on SQLite.
+        try createIndexes(
+            of: table, extra: isNew ? table.foreignKeys.filter(\.needsIndex).map(\.columns) : [])
+        if isNew { try createForeignKeys(of: table) }
+        try prepareFullTextSearch(of: table, existingColumns: existing)
+    }
+
+    /// Drops `NOT NULL` from the columns the model no longer fills, as SQLite's migration does:
+    /// the column of a property made optional, and the column of a removed property that has no
+    /// default. Neither the primary key nor a generated or identity column is touched.
+    private func relaxNotNull(of table: BackendTable, stored: [StoredColumn]) throws {
+        var modelColumns: [String: BackendTable.Column] = [:]
+        for column in table.columns { modelColumns[column.name] = column }
+        for column in stored where !column.isNullable && !table.primaryKey.contains(column.name) {
+            if let modelColumn = modelColumns[column.name] {
+                guard modelColumn.isOptional, column.name != table.automaticKeyColumn else { continue }
+            } else if column.isFilled {
+                continue
+            }
             try execute(
                 SQL(
                     verbatim:
-                        "CREATE \(unique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(name) ON \(quotedTable) (\(list))"
-                ))
+                        "ALTER TABLE \(SQL.quoteIdentifier(table.name)) ALTER COLUMN "
+                        + "\(SQL.quoteIdentifier(column.name)) DROP NOT NULL"))
         }
-        // A key declared on a table that already exists changes nothing in it, as on SQLite.
-        if isNew { try createForeignKeys(of: table) }
-        try prepareFullTextSearch(of: table, existingColumns: existing)
     }
 
     private func columnDefinition(_ column: BackendTable.Column, table: BackendTable) -> String {

@@ -214,19 +214,19 @@ struct PostgresDatabaseTests {
         )
         try database.execute(sql: "INSERT INTO gadgets (label) VALUES (\("old"))")
         var gadget = Gadget(id: nil, label: "new", weight: 1.5, added: 7)
-        expectError(.constraintNotNull) {  // weight is NOT NULL and the old row has none
-            try database.insert(&gadget)
-        }
-        try database.execute(sql: "DELETE FROM gadgets")
+        let columnsSQL: SQL = """
+            SELECT column_name FROM information_schema.columns
+            WHERE table_schema = current_schema() AND table_name = 'gadgets' ORDER BY ordinal_position
+            """
+        // weight is new, required and has no default: refused before anything changes, with
+        // SQLite's SchemaError (not ALTER TABLE's raw 23502, as before).
+        let error = try #require(throws: SchemaError.self) { try database.insert(&gadget) }
+        #expect(error.message.contains("Gadget.weight is new and not optional"))
+        #expect(try database.fetchAll(String.self, sql: columnsSQL) == ["id", "label"])
+        try database.execute(sql: "ALTER TABLE gadgets ADD COLUMN weight double precision NOT NULL DEFAULT 0")
         try database.insert(&gadget)
         #expect(try database.find(Gadget.self, id: #require(gadget.id)) == gadget)
-        let columns = try database.fetchAll(
-            String.self,
-            sql: """
-                SELECT column_name FROM information_schema.columns
-                WHERE table_schema = current_schema() AND table_name = 'gadgets' ORDER BY ordinal_position
-                """)
-        #expect(columns == ["id", "label", "weight", "added"])
+        #expect(try database.fetchAll(String.self, sql: columnsSQL) == ["id", "label", "weight", "added"])
     }
 
     @Test func insertContentsOfIsAllOrNothing() throws {

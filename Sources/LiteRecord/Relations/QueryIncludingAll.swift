@@ -59,7 +59,8 @@ public struct QueryIncludingAll<Root: Model, Target: Model>: Sendable {
                 let roots: (models: [Root], keys: RowKeys)? = try connection.readingRelatedModelTables(
                     root.relatedTables
                 ) {
-                    try connection.readingModelTable(Root.self) { table in
+                    // Optional, so that a missing table reads as nil: no roots.
+                    try connection.readingModelTable(Root.self) { table -> (models: [Root], keys: RowKeys)? in
                         try connection.fetchModelsWithKeys(
                             Root.self, table: table, sql: root.selectSQL("*", table: table),
                             keyColumns: load.rootColumns)

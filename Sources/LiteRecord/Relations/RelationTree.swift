@@ -165,7 +165,8 @@ extension RelationTree {
                 let roots: (models: [Root], keys: RowKeys)? = try connection.readingRelatedModelTables(
                     query.relatedTables
                 ) {
-                    try connection.readingModelTable(Root.self) { table in
+                    // Optional, so that a missing table reads as nil: no roots.
+                    try connection.readingModelTable(Root.self) { table -> (models: [Root], keys: RowKeys)? in
                         try connection.fetchModelsWithKeys(
                             Root.self, table: table, sql: query.selectSQL("*", table: table),
                             keyColumns: keyColumns)

@@ -17,9 +17,15 @@ package struct BackendTable: Sendable {
         package let isBoolean: Bool
         /// The schema's default value, if any.
         package let defaultValue: DatabaseValue?
+        /// The collation the schema declares for it (`.collation(_:for:)`), if any.
+        package let collation: Collation?
+        /// The property it stores (or its coding key), for messages.
+        package let property: String
     }
 
     let schema: TableSchema
+    /// The model type's name, for messages.
+    package let typeName: String
     package let name: String
     package let columns: [Column]
     package let primaryKey: [String]
@@ -56,12 +62,13 @@ package struct BackendTable: Sendable {
     package init<M: Model>(for type: M.Type) throws {
         let schema = try TableSchemaCache.schema(for: M.self)
         self.schema = schema
+        typeName = schema.typeName
         name = schema.tableName
         columns = schema.columns.map {
             Column(
                 name: $0.name, declaredType: $0.declaredType, isOptional: $0.isOptional, isJSON: $0.isJSON,
                 isBoolean: $0.swiftTypeName == "Bool" || $0.swiftTypeName == "Optional<Bool>",
-                defaultValue: $0.defaultValue)
+                defaultValue: $0.defaultValue, collation: $0.collation, property: $0.property ?? $0.key)
         }
         primaryKey = schema.primaryKey
         automaticKeyColumn = schema.rowIDKey.flatMap { $0.isAutomatic ? $0.column : nil }

@@ -11,6 +11,21 @@ public struct SchemaError: Error, Sendable, CustomStringConvertible {
     }
 
     public var description: String { message }
+
+    /// A new column that the table's existing rows cannot fill: the same error on every backend.
+    ///
+    /// - Parameters:
+    ///   - column: The column's name.
+    ///   - table: The table's name.
+    ///   - property: `Type.property`, the property the column stores.
+    /// - Returns: The error, saying to declare a default or make the property optional.
+    package static func newColumnNeedsValue(_ column: String, table: String, property: String) -> SchemaError
+    {
+        SchemaError(
+            "cannot add column \(column) to \(table): \(property) is new and not optional, so existing rows "
+                + "need a value; declare one with .defaultValue(_:for:) in the schema, or make the property optional"
+        )
+    }
 }
 
 /// A write or read by primary key that found no row, or a model without the key it needs.

@@ -55,16 +55,8 @@ enum TableDefinition {
     /// a 64-bit FNV-1a hash of the table, the uniqueness and each column name with its length,
     /// so that different column lists give different names.
     static func disambiguatedIndexName(table: String, columns: [String], unique: Bool) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        let parts = [table, unique ? "unique" : "on"] + columns
-        for part in parts {
-            for byte in Array("\(part.utf8.count):".utf8) + Array(part.utf8) {
-                hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-            }
-        }
-        let hex = String(hash, radix: 16)
-        return indexName(table: table, columns: columns, unique: unique) + "_"
-            + String(repeating: "0", count: 16 - hex.count) + hex
+        indexName(table: table, columns: columns, unique: unique) + "_"
+            + StableHash.hex([table, unique ? "unique" : "on"] + columns)
     }
 
     static func createIndex(named name: String, table: String, columns: [String], unique: Bool) -> String {

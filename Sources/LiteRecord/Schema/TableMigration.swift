@@ -56,11 +56,9 @@ enum TableMigration {
                 continue
             }
             if !column.isOptional && column.defaultValue == nil {
-                throw SchemaError(
-                    "cannot add column \(column.name) to \(schema.tableName): \(schema.typeName)."
-                        + "\(column.property ?? column.key) is new and not optional, so existing rows need a value; "
-                        + "declare one with .defaultValue(_:for:) in the schema, or make the property optional"
-                )
+                throw SchemaError.newColumnNeedsValue(
+                    column.name, table: schema.tableName,
+                    property: "\(schema.typeName).\(column.property ?? column.key)")
             }
             try connection.execute(SQL(TableDefinition.addColumn(column, to: schema.tableName)))
         }
