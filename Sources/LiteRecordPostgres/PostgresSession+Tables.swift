@@ -14,7 +14,7 @@ extension PostgresSession {
             return table
         }
         if transactionDepth > 0 {
-            try prepare(table)
+            try creatingTable { try prepare(table) }
             pendingTables.insert(id)
         } else {
             try runTransaction(begin: "BEGIN") { _ in try prepare(table) }
