@@ -66,6 +66,18 @@ extension PostgresDatabase {
         }
     }
 
+    /// Runs LiteRecord's own schema work (a check of the catalog after an advisory lock, then a
+    /// change) in a READ COMMITTED transaction, whatever ``PostgresConfiguration/isolation`` says:
+    /// each statement then sees what the lock's previous holder committed, where a SERIALIZABLE
+    /// snapshot, taken before the lock was granted, would not. Run again on a deadlock.
+    ///
+    /// - Parameter body: The work.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws.
+    func schemaTransaction<T>(_ body: (PostgresTransaction) throws -> T) throws -> T {
+        try runRetryingTransaction(begin: "BEGIN ISOLATION LEVEL READ COMMITTED", body)
+    }
+
     /// Runs one attempt on a pooled connection: its value once committed, the failure that
     /// calls for another attempt, or (thrown) any other error.
     private func attemptTransaction<T>(

@@ -278,7 +278,7 @@ struct PostgresLostUpdateTests {
             }
         }
         // Cancelled once it has run again at least a few times.
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(30)
         while runs.withLock({ $0 }) < 4 && !finished.withLock({ $0 }) && Date() < deadline {
             try await Task.sleep(for: .milliseconds(5))
         }
