@@ -85,7 +85,8 @@ enum PostgresCounter {
         init() throws {
             guard let url = PostgresItemModel.url else {
                 throw FixtureError(
-                    description: "\(PostgresItemModel.urlVariable) is not set (\(PostgresItemModel.howToStart))")
+                    description:
+                        "\(PostgresItemModel.urlVariable) is not set (\(PostgresItemModel.howToStart))")
             }
             var configuration = PostgresConfiguration()
             configuration.maximumConnections = PostgresCounter.connections
@@ -177,18 +178,21 @@ final class CCounterPool: @unchecked Sendable {
     private static func attempt(_ id: Int64, on handle: OpaquePointer) throws -> Bool {
         let key = String(id)
         guard try run(PostgresCounter.begin, [], on: handle) != nil,
-            let text = try run(PostgresCounter.find, [key], on: handle, read: { result in
-                let column = PQfnumber(result, "n")
-                guard PQntuples(result) == 1, column >= 0 else {
-                    throw FixtureError(description: "C side: the counter row is missing")
-                }
-                return String(cString: PQgetvalue(result, 0, column))
-            }),
+            let text = try run(
+                PostgresCounter.find, [key], on: handle,
+                read: { result in
+                    let column = PQfnumber(result, "n")
+                    guard PQntuples(result) == 1, column >= 0 else {
+                        throw FixtureError(description: "C side: the counter row is missing")
+                    }
+                    return String(cString: PQgetvalue(result, 0, column))
+                }),
             let n = Int(text),
             try run(PostgresCounter.update, [String(n + 1), key], on: handle) != nil,
             try run("COMMIT", [], on: handle) != nil
         else {
-            try run("ROLLBACK", [], on: handle)
+            // A COMMIT that failed has ended the transaction already.
+            if PQtransactionStatus(handle) != PQTRANS_IDLE { try run("ROLLBACK", [], on: handle) }
             return false
         }
         return true
@@ -209,19 +213,22 @@ final class CCounterPool: @unchecked Sendable {
             result = PQexec(handle, sql)
         } else {
             let storage = parameters.map { strdup($0) }
-            defer { storage.forEach { free($0) } }
+            defer { for pointer in storage { free(pointer) } }
             let values = storage.map { UnsafePointer($0) }
             result = values.withUnsafeBufferPointer { values in
                 PQexecParams(handle, sql, Int32(values.count), nil, values.baseAddress, nil, nil, 0)
             }
         }
         guard let result else {
-            throw CPostgresError(function: "PQexec", message: String(cString: PQerrorMessage(handle)), sql: sql)
+            throw CPostgresError(
+                function: "PQexec", message: String(cString: PQerrorMessage(handle)), sql: sql)
         }
         defer { PQclear(result) }
         let status = PQresultStatus(result)
         guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
-            let state = PQresultErrorField(result, Int32(Character("C").asciiValue!)).map { String(cString: $0) }
+            let state = PQresultErrorField(result, Int32(Character("C").asciiValue!)).map {
+                String(cString: $0)
+            }
             if state == "40001" || state == "40P01" { return nil }
             throw CPostgresError(
                 function: "PQexecParams", message: String(cString: PQresultErrorMessage(result)), sql: sql)

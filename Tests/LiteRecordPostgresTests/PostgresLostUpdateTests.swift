@@ -255,7 +255,8 @@ struct PostgresLostUpdateTests {
         #expect(innerRuns == 1)
         #expect(caught == ["40001"])
         #expect(try storedValue(id, on: pg) == 1)  // the savepoint's update was rolled back
-        #expect(try pg.fetchOne(Int.self, sql: "SELECT count(*) FROM lost_update_counters WHERE n = 100") == 1)
+        #expect(
+            try pg.fetchOne(Int.self, sql: "SELECT count(*) FROM lost_update_counters WHERE n = 100") == 1)
     }
 
     /// Cancelling a task whose transaction keeps conflicting stops the retries: the call throws
