@@ -34,15 +34,16 @@ extension PostgresDatabase {
     ) throws -> T {
         let maximumAttempts = max(1, configuration.maximumTransactionAttempts)
         // A transaction started from inside another one's body (on another connection) must not
-        // wait for the retry that body may belong to.
-        let isNested = TransactionRetryGate.isInsideBody
-        if !isNested { try retryGate.waitForPendingRetries() }
+        // wait for the retry that body may belong to; a read conflicts with no write (a
+        // READ ONLY snapshot), so it need not wait either.
+        let isGated = !TransactionRetryGate.isInsideBody && !readOnly
+        if isGated { try retryGate.waitForPendingRetries() }
         var attempt = 1
         var isRetrying = false
         defer { if isRetrying { retryGate.endRetrying() } }
         while true {
             let outcome: TransactionAttempt<T>
-            if isRetrying && !isNested {
+            if isRetrying && isGated {
                 try retryGate.takeRetrySlot()
                 defer { retryGate.releaseRetrySlot() }
                 outcome = try attemptTransaction(begin: begin, readOnly: readOnly, body)

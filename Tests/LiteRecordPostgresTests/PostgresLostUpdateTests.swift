@@ -81,19 +81,26 @@ struct PostgresLostUpdateTests {
         let threads = 8
         let increments = 40
         let failures = Locked<[String]>([])
-        DispatchQueue.concurrentPerform(iterations: threads) { _ in
-            for _ in 0..<increments {
-                do {
-                    try pg.write { tx in
-                        guard var counter = try tx.find(Counter.self, id: id) else { throw Refusal() }
-                        counter.n += 1
-                        try tx.update(counter)
+        // Threads of their own: Dispatch's pool would run no more of them than there are cores.
+        let group = DispatchGroup()
+        for _ in 0..<threads {
+            group.enter()
+            Thread.detachNewThread {
+                defer { group.leave() }
+                for _ in 0..<increments {
+                    do {
+                        try pg.write { tx in
+                            guard var counter = try tx.find(Counter.self, id: id) else { throw Refusal() }
+                            counter.n += 1
+                            try tx.update(counter)
+                        }
+                    } catch {
+                        failures.withLock { $0.append("\(error)") }
                     }
-                } catch {
-                    failures.withLock { $0.append("\(error)") }
                 }
             }
         }
+        group.wait()
         #expect(failures.withLock { $0 } == [])
         #expect(try storedValue(id, on: pg) == threads * increments)
     }
