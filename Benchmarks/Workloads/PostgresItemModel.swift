@@ -65,8 +65,8 @@ enum PostgresItemModel {
     static let find = #"SELECT * FROM "literecord_bench_items" WHERE "id" = $1 LIMIT 1"#
     /// LiteRecordPostgres's `query(PostgresItem.self).fetchAll()`.
     static let selectAll = #"SELECT * FROM "literecord_bench_items""#
-    /// What LiteRecordPostgres's `transaction` sends first (READ COMMITTED is its default).
-    static let begin = "BEGIN ISOLATION LEVEL READ COMMITTED"
+    /// What LiteRecordPostgres's `transaction` sends first (SERIALIZABLE is its default).
+    static let begin = "BEGIN ISOLATION LEVEL SERIALIZABLE"
     static let commit = "COMMIT"
     static let truncate = #"TRUNCATE "literecord_bench_items" RESTART IDENTITY"#
     /// The columns of `SELECT *`, in the order the C side reads them.

@@ -12,7 +12,7 @@ import LiteRecordPostgres
 /// transactions. Most of each operation's time is the server's and the socket's, which both
 /// sides pay alike; the ratio shows what LiteRecord adds on top.
 enum PostgresWorkloads {
-    static let workloads: [Workload] = [insert, fetchAll, findByKey]
+    static let workloads: [Workload] = [insert, fetchAll, findByKey] + PostgresCounter.workloads
 
     static let group = WorkloadGroup(
         slug: "postgres",

@@ -22,6 +22,10 @@ public final class PostgresSession {
     var pendingTables: Set<ObjectIdentifier> = []
     var transactionDepth = 0
     var isReadOnly = false
+    /// The first serialization failure or deadlock a statement of the open transaction met,
+    /// even one the caller caught: the transaction then runs again (see
+    /// `PostgresTransactionRetry.swift`).
+    var retryableFailure: DatabaseError?
 
     init(connection: PostgresConnection, database: PostgresDatabase) {
         self.connection = connection
@@ -40,7 +44,12 @@ public final class PostgresSession {
                 resultCode: .interrupt, message: "the task was cancelled before the statement started",
                 sql: sql.text)
         }
-        return try connection.execute(sql)
+        do {
+            return try connection.execute(sql)
+        } catch {
+            noteRetryableFailure(error)
+            throw error
+        }
     }
 
     /// Runs `body` in a transaction, or in a savepoint when one is already open (named

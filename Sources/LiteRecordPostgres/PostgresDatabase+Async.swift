@@ -9,9 +9,11 @@ extension PostgresDatabase {
     /// Runs `body` in a transaction off the calling task; see ``transaction(_:)``.
     ///
     /// Cancelling the task cancels the statement in progress on the server; the transaction
-    /// then throws ``LiteRecord/ResultCode/interrupt`` and rolls back.
+    /// then throws ``LiteRecord/ResultCode/interrupt`` and rolls back. As the synchronous form,
+    /// it runs `body` again after a serialization failure or deadlock: `body` may run more than
+    /// once.
     ///
-    /// - Parameter body: The work.
+    /// - Parameter body: The work; it may run more than once.
     /// - Returns: What `body` returns.
     /// - Throws: As ``transaction(_:)``; `CancellationError` when the task was cancelled first.
     @discardableResult

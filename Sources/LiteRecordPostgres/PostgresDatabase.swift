@@ -19,6 +19,8 @@ public final class PostgresDatabase: PostgresContext, Sendable {
     let pool: PostgresPool
     /// The model types whose tables were created or checked (committed) on this database.
     let preparedTables = PreparedTables()
+    /// Makes conflicting transactions converge when they run again.
+    let retryGate = TransactionRetryGate()
     /// The listener and triggers that observations share.
     package let observationHub: PostgresObservationHub
 
@@ -53,22 +55,28 @@ public final class PostgresDatabase: PostgresContext, Sendable {
 
     /// Runs `body` in a transaction: commits when it returns, rolls back when it throws.
     ///
-    /// The isolation level is ``PostgresConfiguration/isolation`` (READ COMMITTED unless
-    /// configured). Unlike SQLite, PostgreSQL runs concurrent write transactions side by side;
-    /// at `.serializable` one of two conflicting transactions fails with
-    /// ``LiteRecord/ResultCode/busy`` and must be retried by the caller. A statement that fails
-    /// inside the transaction aborts it in PostgreSQL, even when the closure catches the error:
-    /// then the transaction throws (``LiteRecord/ResultCode/abort``) and nothing commits.
+    /// The isolation level is ``PostgresConfiguration/isolation``, SERIALIZABLE unless
+    /// configured: as on SQLite, a read-modify-write (`find`, change, `update`) never loses a
+    /// concurrent update. PostgreSQL runs concurrent transactions side by side and refuses one
+    /// of two that conflict (SQLSTATE 40001; a deadlock is 40P01): the transaction is rolled back
+    /// and **`body` runs again**, from its beginning, after a short random wait, up to
+    /// ``PostgresConfiguration/maximumTransactionAttempts`` times. So `body` may run more than
+    /// once: keep effects outside the database (network calls, messages) out of it. Only the
+    /// outermost transaction runs again, never a savepoint alone, never once committed, and
+    /// never for another error. A statement that fails inside the transaction aborts it in
+    /// PostgreSQL, even when the closure catches the error: then the transaction throws
+    /// (``LiteRecord/ResultCode/abort``) and nothing commits (or it runs again, when that
+    /// statement met a serialization failure).
     ///
-    /// - Parameter body: The work; use the transaction it receives.
-    /// - Returns: What `body` returns.
-    /// - Throws: What `body` throws, or the ``LiteRecord/DatabaseError`` of `BEGIN` or `COMMIT`.
+    /// - Parameter body: The work; use the transaction it receives. It may run more than once.
+    /// - Returns: What the run of `body` that committed returned.
+    /// - Throws: What `body` throws, or the ``LiteRecord/DatabaseError`` of `BEGIN` or `COMMIT`;
+    ///   ``LiteRecord/ResultCode/busy`` (SQLSTATE 40001 or 40P01) when every attempt conflicted;
+    ///   ``LiteRecord/ResultCode/interrupt`` when an async caller's task is cancelled between
+    ///   attempts.
     @discardableResult
     public func transaction<T>(_ body: (PostgresTransaction) throws -> T) throws -> T {
-        try withSession { session in
-            try session.runTransaction(
-                begin: "BEGIN ISOLATION LEVEL \(configuration.isolation.rawValue)", body)
-        }
+        try runRetryingTransaction(begin: "BEGIN ISOLATION LEVEL \(configuration.isolation.rawValue)", body)
     }
 
     /// Runs `body` in a savepoint; outside a transaction, as here, that is a transaction of its
@@ -101,15 +109,16 @@ public final class PostgresDatabase: PostgresContext, Sendable {
     /// (`REPEATABLE READ READ ONLY`), as a SQLite read does; statements that write fail with
     /// ``LiteRecord/ResultCode/readOnly``. A read never creates a model's table.
     ///
+    /// Like ``transaction(_:)-6j7fl``, it runs again when PostgreSQL reports a serialization
+    /// failure or a deadlock (rare for a read), so `body` may run more than once.
+    ///
     /// - Parameter body: The reads.
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws.
     @discardableResult
     public func read<T>(_ body: (PostgresTransaction) throws -> T) throws -> T {
-        try withSession { session in
-            session.isReadOnly = true
-            return try session.runTransaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
-        }
+        try runRetryingTransaction(
+            begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", readOnly: true, body)
     }
 }
 

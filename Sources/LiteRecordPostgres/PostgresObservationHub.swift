@@ -91,7 +91,10 @@ package final class PostgresObservationHub: @unchecked Sendable {
         lock.unlock()
         guard !missing.isEmpty else { return }
         let function = SQL.quoteIdentifier(Self.functionName)
-        try database.transaction { tx in
+        // READ COMMITTED, not the configured isolation: at SERIALIZABLE the snapshot is taken
+        // before the lock is granted, and the check below missed a trigger another connection
+        // installed meanwhile (42710 "already exists").
+        try database.schemaTransaction { tx in
             try tx.withSession { session in
                 try session.execute("SELECT pg_advisory_xact_lock(hashtext(\(Self.triggerName)))")
                 for table in missing.sorted() {

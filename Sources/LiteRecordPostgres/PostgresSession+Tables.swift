@@ -15,7 +15,7 @@ extension PostgresSession {
         }
         try PostgresIdentifier.validate(table)
         if transactionDepth > 0 {
-            try prepare(table)
+            try creatingTable { try prepare(table) }
             pendingTables.insert(id)
         } else {
             try runTransaction(begin: "BEGIN") { _ in try prepare(table) }

@@ -1,0 +1,281 @@
+import Foundation
+import LiteRecord
+
+// Why transactions run again: on SQLite one write transaction runs at a time, so a
+// read-modify-write (`find`, change, `update`) never loses a concurrent update. On PostgreSQL
+// transactions run side by side; at READ COMMITTED the second of two such transactions silently
+// overwrites the first (32 tasks × 100 increments ended at 584, not 3,200). At SERIALIZABLE,
+// PostgreSQL refuses instead, with SQLSTATE 40001; a deadlock is 40P01. Both say "run the whole
+// transaction again", and code written for SQLite cannot be expected to, so LiteRecord does:
+// the closure runs again, from its beginning, on a fresh transaction.
+//
+// Why the gate and the single retry slot: with 32 tasks on 8 connections all updating one row,
+// each round of 8 concurrent attempts commits one and fails seven. Retried blindly, the same
+// seven meet eight new first attempts and fail again, and some run out of attempts (a 1-in-8
+// chance per attempt gives 16 failures in a row about once in nine calls). So, within one
+// `PostgresDatabase`, while a transaction is waiting to run again new transactions wait (up to
+// a second) before they start, and retries run one at a time: a retry then meets only the
+// attempts already under way, which finish, and it converges.
+
+extension PostgresDatabase {
+    /// Runs `body` in an outermost transaction begun with `begin`, again from its beginning
+    /// when the transaction fails with a serialization failure or a deadlock, up to
+    /// ``PostgresConfiguration/maximumTransactionAttempts`` times.
+    ///
+    /// - Parameters:
+    ///   - begin: The `BEGIN` statement, with its isolation level.
+    ///   - readOnly: Whether the transaction is a read (which never creates tables).
+    ///   - body: The work; it may run more than once.
+    /// - Returns: What the attempt that committed returned.
+    /// - Throws: What the last attempt threw (the serialization failure itself when the body hid
+    ///   it), or ``LiteRecord/ResultCode/interrupt`` when the task was cancelled while waiting.
+    func runRetryingTransaction<T>(
+        begin: String, readOnly: Bool = false, _ body: (PostgresTransaction) throws -> T
+    ) throws -> T {
+        let maximumAttempts = max(1, configuration.maximumTransactionAttempts)
+        // A transaction started from inside another one's body (on another connection) must not
+        // wait for the retry that body may belong to; a read conflicts with no write (a
+        // READ ONLY snapshot), so it need not wait either.
+        let isGated = !TransactionRetryGate.isInsideBody && !readOnly
+        if isGated { try retryGate.waitForPendingRetries() }
+        var attempt = 1
+        var isRetrying = false
+        defer { if isRetrying { retryGate.endRetrying() } }
+        while true {
+            let outcome: TransactionAttempt<T>
+            if isRetrying && isGated {
+                try retryGate.takeRetrySlot()
+                defer { retryGate.releaseRetrySlot() }
+                outcome = try attemptTransaction(begin: begin, readOnly: readOnly, body)
+            } else {
+                outcome = try attemptTransaction(begin: begin, readOnly: readOnly, body)
+            }
+            switch outcome {
+            case .committed(let value):
+                return value
+            case .failed(let failure):
+                guard attempt < maximumAttempts else {
+                    throw TransactionRetryPolicy.exhausted(failure, attempts: attempt)
+                }
+                if !isRetrying {
+                    isRetrying = true
+                    retryGate.beginRetrying()
+                }
+                try TransactionRetryPolicy.backOff(afterAttempt: attempt)
+                attempt += 1
+            }
+        }
+    }
+
+    /// Runs LiteRecord's own schema work (a check of the catalog after an advisory lock, then a
+    /// change) in a READ COMMITTED transaction, whatever ``PostgresConfiguration/isolation`` says:
+    /// each statement then sees what the lock's previous holder committed, where a SERIALIZABLE
+    /// snapshot, taken before the lock was granted, would not. Run again on a deadlock.
+    ///
+    /// - Parameter body: The work.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws.
+    func schemaTransaction<T>(_ body: (PostgresTransaction) throws -> T) throws -> T {
+        try runRetryingTransaction(begin: "BEGIN ISOLATION LEVEL READ COMMITTED", body)
+    }
+
+    /// Runs one attempt on a pooled connection: its value once committed, the failure that
+    /// calls for another attempt, or (thrown) any other error.
+    private func attemptTransaction<T>(
+        begin: String, readOnly: Bool, _ body: (PostgresTransaction) throws -> T
+    ) throws -> TransactionAttempt<T> {
+        var retryable: DatabaseError?
+        do {
+            let value = try TransactionRetryGate.$isInsideBody.withValue(true) {
+                try withSession { session in
+                    session.isReadOnly = readOnly
+                    do {
+                        return try session.runTransaction(begin: begin, body)
+                    } catch {
+                        retryable = TransactionRetryPolicy.retryableFailure(
+                            thrown: error, seen: session.retryableFailure)
+                        throw error
+                    }
+                }
+            }
+            return .committed(value)
+        } catch {
+            guard let retryable else { throw error }
+            return .failed(retryable)
+        }
+    }
+}
+
+/// How one attempt of a transaction ended, short of an error that ends the call.
+private enum TransactionAttempt<T> {
+    case committed(T)
+    /// Rolled back by a failure that running the transaction again may avoid.
+    case failed(DatabaseError)
+}
+
+/// Which failures run a transaction again, and how long to wait before.
+enum TransactionRetryPolicy {
+    /// Serialization failure, deadlock detected: PostgreSQL's "run the transaction again".
+    static let retryableStates: Set<String> = ["40001", "40P01"]
+
+    /// "Already exists" errors of LiteRecord's own table creation inside a transaction whose
+    /// snapshot predates a table (column, constraint, function) another connection created while
+    /// this one waited for the schema lock: the next attempt's snapshot sees it.
+    static let staleCatalogStates: Set<String> = ["42P07", "42701", "42710", "42723"]
+
+    /// The longest wait between two attempts.
+    static let longestBackOff: Duration = .milliseconds(100)
+
+    /// Whether `error` is a serialization failure or a deadlock.
+    static func isSerializationFailure(_ error: any Error) -> Bool {
+        guard let state = (error as? DatabaseError)?.sqlState else { return false }
+        return retryableStates.contains(state)
+    }
+
+    /// The failure to retry for, when an attempt threw `error`: the error itself when it is a
+    /// serialization failure; otherwise, when the attempt saw one (`seen`: the body caught it,
+    /// and the transaction then failed at its next statement or at its end), that one. An error
+    /// the body throws of its own type is never retried.
+    static func retryableFailure(thrown error: any Error, seen: DatabaseError?) -> DatabaseError? {
+        guard let error = error as? DatabaseError else { return nil }
+        if let state = error.sqlState, retryableStates.contains(state) { return error }
+        return seen
+    }
+
+    /// The error thrown once every attempt failed: the failure, its kind and SQLSTATE kept, saying
+    /// how many attempts were made.
+    static func exhausted(_ failure: DatabaseError, attempts: Int) -> DatabaseError {
+        guard attempts > 1 else { return failure }
+        return DatabaseError(
+            resultCode: failure.resultCode,
+            message: failure.message + " (the transaction ran \(attempts) times and failed each time)",
+            sql: failure.sql, arguments: failure.arguments, sqlState: failure.sqlState)
+    }
+
+    /// The longest wait after the `attempt`th attempt: 1 ms, doubling, at most 100 ms.
+    static func backOffLimit(afterAttempt attempt: Int) -> Duration {
+        let doubling = min(max(attempt - 1, 0), 16)
+        return min(.milliseconds(1 << doubling), longestBackOff)
+    }
+
+    /// Sleeps a random time up to ``backOffLimit(afterAttempt:)`` (so that attempts that failed
+    /// together do not run again together), waking to check the task's cancellation.
+    ///
+    /// - Throws: ``LiteRecord/ResultCode/interrupt`` when the task is cancelled.
+    static func backOff(afterAttempt attempt: Int) throws {
+        let limit = backOffLimit(afterAttempt: attempt)
+        let (seconds, attoseconds) = limit.components
+        let limitSeconds = Double(seconds) + Double(attoseconds) / 1e18
+        let deadline = Date().addingTimeInterval(Double.random(in: 0...limitSeconds))
+        try TransactionRetryGate.checkCancellation()
+        while Date() < deadline {
+            Thread.sleep(forTimeInterval: min(0.005, max(0, deadline.timeIntervalSinceNow)))
+            try TransactionRetryGate.checkCancellation()
+        }
+    }
+}
+
+/// Makes the transactions of one database converge when they conflict: while one waits to run
+/// again, new transactions wait before they start (at most ``longestWait``), and retries run one
+/// at a time.
+final class TransactionRetryGate: @unchecked Sendable {
+    // @unchecked Sendable: `retrying` and `retrySlotHolders` are guarded by `condition`.
+    /// Whether the current thread or task runs inside a retried transaction's body.
+    @TaskLocal static var isInsideBody = false
+
+    /// The longest a transaction waits at the gate: past it, it runs anyway (a long retry must
+    /// not stop every other transaction).
+    static let longestWait: TimeInterval = 1
+
+    private let condition = NSCondition()
+    private var retrying = 0
+    private var retrySlotHolders = 0
+
+    /// Waits, at most ``longestWait``, while a transaction of this database waits to run again.
+    ///
+    /// - Throws: ``LiteRecord/ResultCode/interrupt`` when the task is cancelled.
+    func waitForPendingRetries() throws {
+        try wait(while: { self.retrying > 0 }, then: {})
+    }
+
+    /// Counts a transaction as waiting to run again, until ``endRetrying()``.
+    func beginRetrying() {
+        condition.lock()
+        retrying += 1
+        condition.unlock()
+    }
+
+    /// Ends what ``beginRetrying()`` began, committed or not.
+    func endRetrying() {
+        condition.lock()
+        retrying -= 1
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Waits, at most ``longestWait``, until no other retry runs, then runs.
+    ///
+    /// - Throws: ``LiteRecord/ResultCode/interrupt`` when the task is cancelled.
+    func takeRetrySlot() throws {
+        try wait(while: { self.retrySlotHolders > 0 }, then: { self.retrySlotHolders += 1 })
+    }
+
+    /// Ends what ``takeRetrySlot()`` began.
+    func releaseRetrySlot() {
+        condition.lock()
+        retrySlotHolders -= 1
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Waits while `blocked` holds (read under the lock), at most ``longestWait``, waking to
+    /// check the task's cancellation, then runs `then` under the same lock.
+    private func wait(while blocked: () -> Bool, then: () -> Void) throws {
+        let deadline = Date().addingTimeInterval(Self.longestWait)
+        condition.lock()
+        defer { condition.unlock() }
+        while blocked() && Date() < deadline {
+            if CancellationTracker.current?.isCancelledNow == true { break }
+            _ = condition.wait(until: min(deadline, Date().addingTimeInterval(0.01)))
+        }
+        if CancellationTracker.current?.isCancelledNow == true { throw Self.cancelled }
+        then()
+    }
+
+    /// Throws when the task of the async operation running on this thread was cancelled.
+    ///
+    /// - Throws: ``LiteRecord/ResultCode/interrupt``.
+    static func checkCancellation() throws {
+        if CancellationTracker.current?.isCancelledNow == true { throw cancelled }
+    }
+
+    private static var cancelled: DatabaseError {
+        DatabaseError(
+            resultCode: .interrupt,
+            message: "the task was cancelled while its transaction waited to run; nothing was committed")
+    }
+}
+
+extension PostgresSession {
+    /// Remembers a serialization failure or deadlock, which a body may catch and hide.
+    func noteRetryableFailure(_ error: any Error) {
+        guard retryableFailure == nil, TransactionRetryPolicy.isSerializationFailure(error) else { return }
+        retryableFailure = error as? DatabaseError
+    }
+
+    /// Runs LiteRecord's creation of a table inside the caller's transaction, remembering an
+    /// "already exists" failure: at REPEATABLE READ and SERIALIZABLE the transaction's snapshot
+    /// may predate a table another connection created meanwhile, and the next attempt sees it.
+    func creatingTable(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let error as DatabaseError {
+            if retryableFailure == nil, let state = error.sqlState,
+                TransactionRetryPolicy.staleCatalogStates.contains(state)
+            {
+                retryableFailure = error
+            }
+            throw error
+        }
+    }
+}
