@@ -43,12 +43,18 @@ extension PostgresDatabase {
         defer { if isRetrying { retryGate.endRetrying() } }
         while true {
             let outcome: TransactionAttempt<T>
-            if isRetrying && isGated {
-                try retryGate.takeRetrySlot()
-                defer { retryGate.releaseRetrySlot() }
-                outcome = try attemptTransaction(begin: begin, readOnly: readOnly, body)
-            } else {
-                outcome = try attemptTransaction(begin: begin, readOnly: readOnly, body)
+            do {
+                if isRetrying && isGated {
+                    try retryGate.takeRetrySlot()
+                    defer { retryGate.releaseRetrySlot() }
+                    outcome = try attemptTransaction(begin: begin, readOnly: readOnly, body)
+                } else {
+                    outcome = try attemptTransaction(begin: begin, readOnly: readOnly, body)
+                }
+            } catch is CancellationError where attempt > 1 {
+                // Cancelled while the next attempt waited for a connection: the call had begun
+                // running, so it ends as an interrupted transaction, as in the back-off.
+                throw TransactionRetryGate.cancelled
             }
             switch outcome {
             case .committed(let value):
@@ -249,7 +255,7 @@ final class TransactionRetryGate: @unchecked Sendable {
         if CancellationTracker.current?.isCancelledNow == true { throw cancelled }
     }
 
-    private static var cancelled: DatabaseError {
+    static var cancelled: DatabaseError {
         DatabaseError(
             resultCode: .interrupt,
             message: "the task was cancelled while its transaction waited to run; nothing was committed")

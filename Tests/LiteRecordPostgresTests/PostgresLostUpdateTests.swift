@@ -275,7 +275,7 @@ struct PostgresLostUpdateTests {
         let id = try counter(on: pg)
         let runs = Locked(0)
         let finished = Locked(false)
-        let task = Task {
+        let task = Task(executorPreference: DedicatedThreadExecutor.promptTasks) {
             defer { finished.withLock { $0 = true } }
             try await pg.transaction { tx in
                 runs.withLock { $0 += 1 }

@@ -1,6 +1,7 @@
 import Foundation
 import LiteRecord
 import LiteRecordPostgres
+import LiteRecordTestSupport
 import Testing
 
 // The pool's hygiene (issue 29, items 11-13): connections the server ended while idle are
@@ -14,7 +15,7 @@ struct PoolCounter: Model, Equatable {
     static let schema = Schema<PoolCounter>(table: "pool_counters")
 }
 
-@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage))
+@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage), .offCooperativePool)
 struct PostgresPoolTests {
     /// A database on a fresh schema whose connections carry an application name of their own,
     /// so that another connection can find (and end) them in `pg_stat_activity`.
@@ -86,7 +87,7 @@ struct PostgresPoolTests {
 
     @Test func aConnectionLostUnderAStatementIsReportedAsLost() async throws {
         let (pg, application, admin) = try Self.database(maximumConnections: 1)
-        let sleeper = Task { try await pg.execute(sql: "SELECT pg_sleep(30)") }
+        let sleeper = Task(executorPreference: DedicatedThreadExecutor.promptTasks) { try await pg.execute(sql: "SELECT pg_sleep(30)") }
         // Wait until the statement runs on the server, then end its connection.
         var ended = 0
         for _ in 0..<100 where ended == 0 {
@@ -145,7 +146,7 @@ struct PostgresPoolTests {
             release.signal()
             finished.wait()
         }
-        let waiter = Task { try await pg.count(PoolCounter.self) }
+        let waiter = Task(executorPreference: DedicatedThreadExecutor.promptTasks) { try await pg.count(PoolCounter.self) }
         try await Task.sleep(for: .milliseconds(300))
         let cancelled = ContinuousClock.now
         waiter.cancel()

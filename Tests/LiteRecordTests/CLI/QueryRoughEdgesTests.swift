@@ -23,7 +23,8 @@ import Testing
         #expect(run.status == 1, "status \(run.status): \(run.error)", sourceLocation: sourceLocation)
         #expect(run.output.isEmpty, "stdout: \(run.output)", sourceLocation: sourceLocation)
         #expect(run.error.hasPrefix(prefix), "\(run.error)", sourceLocation: sourceLocation)
-        #expect(run.error.filter { $0 == "\n" }.count == 1, "\(run.error)", sourceLocation: sourceLocation)
+        let lineBreaks = run.error.filter { $0 == "\n" }.count
+        #expect(lineBreaks == 1, "\(run.error)", sourceLocation: sourceLocation)
         // A tool user cannot act on the library's hints or SQLite's result codes here.
         for libraryWord in ["execute(sql:)", "SQLITE_MISUSE", "script"] {
             #expect(!run.error.contains(libraryWord), "\(run.error)", sourceLocation: sourceLocation)
@@ -67,9 +68,11 @@ import Testing
             #expect(run.status == 0, "\(run.error)")
             let rows = try #require(
                 try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [[String: Any]])
-            #expect(rows.map { $0["score"] as? String } == ["Infinity", "-Infinity", nil, "inf"])
+            let scoresAsText = rows.map { $0["score"] as? String }
+            #expect(scoresAsText == ["Infinity", "-Infinity", nil, "inf"])
             #expect(rows[2]["score"] as? Double == 2.5)
-            #expect(rows.map { $0["t"] as? String } == ["real", "real", "real", "text"])
+            let storageClasses = rows.map { $0["t"] as? String }
+            #expect(storageClasses == ["real", "real", "real", "text"])
             // Read back as numbers by the usual parsers: Swift's, and JSON numbers stay numbers.
             #expect(Double("Infinity") == .infinity && Double("-Infinity") == -.infinity)
             let literal = try CLIFixtures.runTool(["query", path, "SELECT 1e308*10 AS x", "--json"])
