@@ -56,6 +56,7 @@ import Testing
             let path = try Self.shellFile(in: directory)
             let versions = try Self.formatVersions(path)
             #expect(versions == [1, 1])
+            let before = try Data(contentsOf: URL(fileURLWithPath: path))
             #expect(try Self.files(in: directory) == ["music.db"])
 
             // A session that reads: models, raw SQL, a read transaction.
@@ -69,6 +70,8 @@ import Testing
                     try db.query(Track.self).order { $0.id }.fetchAll().map(\.name) == ["Intro", "Outro"])
                 #expect(try db.read { try $0.fetchOne(Int.self, sql: "SELECT count(*) FROM track") } == 2)
             }
+            // Reading changed no byte of the file, its 100-byte header included.
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
             #expect(try Self.formatVersions(path) == versions)
             #expect(try Self.files(in: directory) == ["music.db"])
 
