@@ -27,6 +27,8 @@ package enum GenerateCommand {
             unique constraints and indexes in `static let schema`. Property types come from the \
             declared types and from the values stored now: a column holding reals and integers \
             is Double, text dates are Date only when every value parses, NULL-able columns are \
+            optional. Only a rowid primary key (SQLite assigns it) is `Int64?`; an integer \
+            key SQLite does not assign (WITHOUT ROWID, INTEGER PRIMARY KEY DESC) is not \
             optional. Names that are not Swift identifiers map back through CodingKeys.
             """)
 
