@@ -62,6 +62,8 @@ enum KeyModels {
         var id: Int?
         var name: String?
 
+        // id is NULL in some rows, and SQLite does not assign this key: set it
+        // before inserting (LiteRecord takes a nil integer key as SQLite's to assign).
         static let schema = Schema<NullKey>(table: "null key", primaryKey: \.id)
     }
 
