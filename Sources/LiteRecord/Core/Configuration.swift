@@ -37,7 +37,8 @@ public struct Configuration: Sendable {
     /// For a file another program made and still uses: opens it as that program left it.
     ///
     /// The default configuration switches a file to the WAL journal, and SQLite records that in
-    /// the file: the other program then finds `-wal` and `-shm` files beside it from then on.
+    /// the file: the other program then runs in WAL mode too, with `-wal` and `-shm` files
+    /// beside the database.
     /// This configuration changes nothing about the file: it keeps the file's journal mode
     /// (``journalMode`` `nil`) and SQLite's default durability for it (``synchronous`` `nil`,
     /// `FULL`, which a rollback journal needs to survive a power loss), and it never creates the
