@@ -38,12 +38,21 @@ package struct TableDescription: Sendable, Equatable {
     package var isStrict: Bool
     /// Declared `WITHOUT ROWID`: rows are stored in primary key order, with no rowid.
     package var isWithoutRowID: Bool
-    /// `WITHOUT ROWID` tables and ones whose single `INTEGER PRIMARY KEY` column is the rowid.
+    /// Whether the single primary key column is an alias of the rowid, so SQLite assigns it when
+    /// a row is inserted without it.
+    ///
+    /// Only a rowid table's one-column key declared exactly `INTEGER` is; two look alike and are
+    /// not: a `WITHOUT ROWID` table has no rowid (a missing key fails `NOT NULL`), and a column
+    /// declared `INTEGER PRIMARY KEY DESC` is an ordinary column (an SQLite quirk kept for
+    /// compatibility) that stores NULL. SQLite backs a key that is no alias with an index of
+    /// origin `pk`, which tells the second case from the first.
     package var hasRowIDPrimaryKey: Bool {
-        guard primaryKey.count == 1, let column = columns.first(where: { $0.name == primaryKey[0] }) else {
+        guard !isWithoutRowID, primaryKey.count == 1,
+            let column = columns.first(where: { $0.name == primaryKey[0] })
+        else {
             return false
         }
-        return column.declaredType.uppercased() == "INTEGER"
+        return column.declaredType.uppercased() == "INTEGER" && !indexes.contains { $0.origin == "pk" }
     }
 }
 

@@ -2,7 +2,7 @@ import Foundation
 import LiteRecord
 
 /// `literecord generate DB [--table NAME]... [--output PATH] [--namespace NAME]`.
-enum GenerateCommand {
+package enum GenerateCommand {
     /// Whether generated schemas declare foreign keys with `Schema.foreignKey` (a switch kept
     /// for tests of the writer with and without them).
     static let emitsForeignKeys = true
@@ -27,6 +27,8 @@ enum GenerateCommand {
             unique constraints and indexes in `static let schema`. Property types come from the \
             declared types and from the values stored now: a column holding reals and integers \
             is Double, text dates are Date only when every value parses, NULL-able columns are \
+            optional. Only a rowid primary key (SQLite assigns it) is `Int64?`; an integer \
+            key SQLite does not assign (WITHOUT ROWID, INTEGER PRIMARY KEY DESC) is not \
             optional. Names that are not Swift identifiers map back through CodingKeys.
             """)
 
@@ -63,7 +65,7 @@ enum GenerateCommand {
     /// The models of `db`'s tables (all, or those named in `tables`), in table name order.
     ///
     /// - Throws: ``ToolError`` naming a requested table that does not exist.
-    static func generate(from db: Database, tables requested: [String]) throws -> [GeneratedModel] {
+    package static func generate(from db: Database, tables requested: [String]) throws -> [GeneratedModel] {
         let description = try DatabaseDescription.read(from: db, countingRows: false)
         var tables = description.tables
         if !requested.isEmpty {
@@ -81,14 +83,42 @@ enum GenerateCommand {
                 visibleTable.columns = visible
                 let types = try ColumnTypeInference.infer(visibleTable, on: connection)
                 let names = SwiftNaming.uniqued(visible.map { SwiftNaming.propertyName($0.name) })
-                let properties = zip(visible, zip(names, types)).map { column, nameAndType in
+                let properties = try zip(visible, zip(names, types)).map { column, nameAndType in
                     let isRowID = table.hasRowIDPrimaryKey && column.primaryKeyPosition > 0
+                    var isOptional = isRowID || !column.isNotNull
+                    if isOptional && !isRowID,
+                        try isRequiredIntegerKey(column, type: nameAndType.1, of: table, on: connection)
+                    {
+                        isOptional = false
+                    }
                     return GeneratedProperty(
                         name: nameAndType.0, column: column.name, type: isRowID ? .int64 : nameAndType.1,
-                        isOptional: isRowID || !column.isNotNull)
+                        isOptional: isOptional)
                 }
                 return GeneratedModel(typeName: typeName, table: visibleTable, properties: properties)
             }
         }
+    }
+
+    /// Whether a NULL-able column must still be a non-optional property: the single integer
+    /// primary key of a table where SQLite does not assign it (`INTEGER PRIMARY KEY DESC`, or a
+    /// key declared `INT`), while no row holds NULL there.
+    ///
+    /// LiteRecord reads an optional integer key as "nil until inserted, assigned by SQLite", so
+    /// such a model would insert rows with a NULL key and then report the rowid as their key.
+    /// (A `WITHOUT ROWID` table's key columns are `NOT NULL` already.)
+    private static func isRequiredIntegerKey(
+        _ column: ColumnDescription, type: SwiftColumnType, of table: TableDescription,
+        on connection: Connection
+    ) throws -> Bool {
+        guard table.primaryKey.count == 1, column.primaryKeyPosition > 0, !table.hasRowIDPrimaryKey,
+            type == .int || type == .int64
+        else { return false }
+        let holdsNull = try connection.fetchOne(
+            Bool.self,
+            sql: SQL(
+                "SELECT EXISTS (SELECT 1 FROM \(SQL.quoteIdentifier(table.name)) "
+                    + "WHERE \(SQL.quoteIdentifier(column.name)) IS NULL)" as String))
+        return holdsNull == false
     }
 }

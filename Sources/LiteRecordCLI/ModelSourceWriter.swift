@@ -159,7 +159,7 @@ package struct ModelSourceWriter {
     /// `static let schema = Schema<T>(table:, primaryKey:, unique:, indexes:)` and chained calls.
     func schemaLines(_ model: GeneratedModel, typeNames: [String: String]) -> [String] {
         let table = model.table
-        var comments: [String] = []
+        var comments = unassignedOptionalKeyComment(model)
         var arguments = ["table: \(SwiftNaming.stringLiteral(table.name))"]
         let primaryKey = table.primaryKey.compactMap { keyPath(model, $0) }
         if primaryKey.count == 1 {
@@ -222,6 +222,22 @@ package struct ModelSourceWriter {
         lines.append(")")
         lines += chained
         return lines
+    }
+
+    /// A warning for an optional integer key that SQLite does not assign (`generate` keeps it
+    /// optional only because stored rows hold NULL there): LiteRecord takes a nil integer key
+    /// as SQLite's to assign, which this table does not do.
+    func unassignedOptionalKeyComment(_ model: GeneratedModel) -> [String] {
+        guard model.table.primaryKey.count == 1, !model.table.hasRowIDPrimaryKey,
+            let key = model.properties.first(where: {
+                $0.column.lowercased() == model.table.primaryKey[0].lowercased()
+            }),
+            key.isOptional, key.type == .int || key.type == .int64
+        else { return [] }
+        return [
+            "// \(SwiftNaming.bare(key.name)) is NULL in some rows, and SQLite does not assign this key: set it",
+            "// before inserting (LiteRecord takes a nil integer key as SQLite's to assign).",
+        ]
     }
 
     /// `.foreignKey(\.x, references: Parent.self, onDelete: .cascade)`, or `nil` when the key

@@ -15,8 +15,11 @@ public struct Configuration: Sendable {
     /// Whether `FOREIGN KEY` constraints are enforced (`PRAGMA foreign_keys`).
     public var foreignKeys = true
     /// The journal mode for file databases; `nil` keeps the file's current mode.
+    ///
+    /// The default, `.wal`, is stored in the file: it stays in WAL mode for every program that
+    /// opens it later. For a file another program also uses, open it with ``existingFile``.
     public var journalMode: JournalMode? = .wal
-    /// The `synchronous` level for file databases; `nil` keeps SQLite's default.
+    /// The `synchronous` level for file databases; `nil` keeps SQLite's default (`FULL`).
     public var synchronous: SynchronousMode? = .normal
     /// How `Date` values are stored by the row encoder, and how numeric dates are read back.
     /// Text dates are read in every strategy.
@@ -30,6 +33,33 @@ public struct Configuration: Sendable {
 
     /// The default configuration.
     public init() {}
+
+    /// For a file another program made and still uses: opens it as that program left it.
+    ///
+    /// The default configuration switches a file to the WAL journal, and SQLite records that in
+    /// the file: the other program then runs in WAL mode too, with `-wal` and `-shm` files
+    /// beside the database.
+    /// This configuration changes nothing about the file: it keeps the file's journal mode
+    /// (``journalMode`` `nil`) and SQLite's default durability for it (``synchronous`` `nil`,
+    /// `FULL`, which a rollback journal needs to survive a power loss), and it never creates the
+    /// file (``createIfMissing`` `false`: a mistyped path fails with ``ResultCode/cannotOpen``
+    /// instead of opening a new, empty database). Everything else is the default: writable,
+    /// foreign keys enforced, a 5-second busy timeout.
+    ///
+    /// Reads stay parallel where the file's mode allows it: a WAL file keeps its pool of reader
+    /// connections, a rollback-journal file uses the single connection for everything
+    /// (``Database/readsInParallel`` tells which).
+    ///
+    /// ```swift
+    /// let chinook = try Database(path: "Chinook.sqlite", configuration: .existingFile)
+    /// ```
+    public static var existingFile: Configuration {
+        var configuration = Configuration()
+        configuration.journalMode = nil
+        configuration.synchronous = nil
+        configuration.createIfMissing = false
+        return configuration
+    }
 
     /// A journal mode (`PRAGMA journal_mode`).
     public enum JournalMode: String, Sendable {

@@ -79,6 +79,10 @@ public final class Database: DatabaseContext, Sendable {
 
     /// Opens (and creates, by default) the database file at `path`.
     ///
+    /// The default configuration switches the file to the WAL journal, which SQLite records in
+    /// the file for every program that opens it later; for a file another program made and still
+    /// uses, pass ``Configuration/existingFile``, which leaves the file's journal mode as it is.
+    ///
     /// - Parameters:
     ///   - path: A file path.
     ///   - configuration: Read-only, busy timeout, journal mode and so on.
