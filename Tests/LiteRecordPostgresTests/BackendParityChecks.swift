@@ -73,6 +73,12 @@ struct SplitMix64: RandomNumberGenerator {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
+
+    /// A number in `0..<bound`.
+    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+
+    /// One of `items`, chosen by the next number.
+    mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
 }
 
 /// Thrown to abandon a transaction.

@@ -79,19 +79,8 @@ struct PostgresPlaceholderServerTests {
         var argument: DatabaseValue?
     }
 
-    /// A seeded generator (SplitMix64), so that a failure is reproduced by its seed.
-    struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-        mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
-    }
+    /// The seeded generator of the parity checks, so that a failure is reproduced by its seed.
+    typealias Generator = SplitMix64
 
     /// The pieces text inside a literal or comment is made of: everything that opens, closes or
     /// escapes something in one form or another.

@@ -87,7 +87,9 @@ struct PostgresPoolTests {
 
     @Test func aConnectionLostUnderAStatementIsReportedAsLost() async throws {
         let (pg, application, admin) = try Self.database(maximumConnections: 1)
-        let sleeper = Task(executorPreference: DedicatedThreadExecutor.promptTasks) { try await pg.execute(sql: "SELECT pg_sleep(30)") }
+        let sleeper = Task(executorPreference: DedicatedThreadExecutor.promptTasks) {
+            try await pg.execute(sql: "SELECT pg_sleep(30)")
+        }
         // Wait until the statement runs on the server, then end its connection.
         var ended = 0
         for _ in 0..<100 where ended == 0 {
@@ -146,7 +148,9 @@ struct PostgresPoolTests {
             release.signal()
             finished.wait()
         }
-        let waiter = Task(executorPreference: DedicatedThreadExecutor.promptTasks) { try await pg.count(PoolCounter.self) }
+        let waiter = Task(executorPreference: DedicatedThreadExecutor.promptTasks) {
+            try await pg.count(PoolCounter.self)
+        }
         try await Task.sleep(for: .milliseconds(300))
         let cancelled = ContinuousClock.now
         waiter.cancel()
