@@ -67,8 +67,11 @@ extension Connection {
         let quoted = SQL(SQL.quoteIdentifier(column))
         let sql: SQL =
             "SELECT \(quoted) FROM \(SQL(SQL.quoteIdentifier(table))) WHERE \(quoted) IN \(list: spellings) LIMIT 1"
-        return try withStatement(sql) { statement in
-            try statement.step() ? try statement.value(at: 0) : nil
+        return try withStatement(sql) { statement -> DatabaseValue? in
+            // Not a ternary: `nil` there would be DatabaseValue's own nil literal, `.null`.
+            guard try statement.step() else { return nil }
+            let stored = try statement.value(at: 0)
+            return stored == .null ? nil : stored
         }
     }
 
