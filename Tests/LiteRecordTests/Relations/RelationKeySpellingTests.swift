@@ -223,6 +223,30 @@ private func spelled(_ uuid: UUID, _ generator: inout SeededGenerator) -> String
         }
     }
 
+    /// Integer keys stored as REAL (5.0) by another tool, alone (no UUID in the file): the
+    /// item under its box, the box of the item, both filters.
+    @Test func integerKeysStoredAsRealAreMatched() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.file("real-keys.sqlite")
+            try runShell(
+                path,
+                """
+                CREATE TABLE rk_boxes (id INTEGER PRIMARY KEY, label TEXT NOT NULL);
+                CREATE TABLE rk_items (id INTEGER PRIMARY KEY, boxId, name TEXT NOT NULL);
+                INSERT INTO rk_boxes VALUES (5, 'five');
+                INSERT INTO rk_items VALUES (1, 5, 'integer'), (2, 5.0, 'real');
+                """)
+            let db = try Database(.file(path))
+            #expect(try db.query(RKItem.self).where { $0.boxId == 5 }.count() == 2)
+            let loaded = try db.query(RKBox.self).including(all: RKItem.self).fetchAll()
+            #expect(loaded.map { $0.1.map(\.name).sorted() } == [["integer", "real"]])
+            let one = try db.query(RKItem.self).order { $0.id }.including(one: RKBox.self).fetchAll()
+            #expect(one.map { $0.1?.label } == ["five", "five"])
+            #expect(try db.query(RKItem.self).where(RKBox.self) { $0.label == "five" }.count() == 2)
+            #expect(try db.query(RKBox.self).where(any: RKItem.self) { $0.name == "real" }.count() == 1)
+        }
+    }
+
     /// The issue's first example: a parent written in lower case, a child inserted by
     /// LiteRecord, every relation API sees both children.
     @Test func aChildInsertedByLiteRecordJoinsTheOtherToolsChildren() throws {
