@@ -66,7 +66,8 @@ enum RelationKeyParityChecks {
         try backend.execute("DELETE FROM rkp_owners")
         if foreignSpellings { try backend.execute("PRAGMA foreign_keys = OFF") }
         for owner in owners {
-            try backend.execute("INSERT INTO rkp_owners (id, name) VALUES (\(spelled(owner.id)), \(owner.name))")
+            try backend.execute(
+                "INSERT INTO rkp_owners (id, name) VALUES (\(spelled(owner.id)), \(owner.name))")
         }
         for tag in tags {
             try backend.execute("INSERT INTO rkp_tags (id, label) VALUES (\(spelled(tag.id)), \(tag.label))")
@@ -75,7 +76,8 @@ enum RelationKeyParityChecks {
             let choice = Int.random(in: 0...owners.count, using: &random)
             let owner: DatabaseValue = choice == owners.count ? .null : spelled(owners[choice].id)
             try backend.execute(
-                "INSERT INTO rkp_pets (\(identifier: "ownerId"), name) VALUES (\(owner), \("pet\(index % 4)"))")
+                "INSERT INTO rkp_pets (\(identifier: "ownerId"), name) VALUES (\(owner), \("pet\(index % 4)"))"
+            )
         }
         let petIDs = try backend.fetchAll(RKPPet.self).compactMap(\.id)
         for _ in 0..<40 {
@@ -97,25 +99,36 @@ enum RelationKeyParityChecks {
             let expected = pets.filter { $0.ownerId == owner.id }.compactMap(\.id).sorted()
             #expect(children.compactMap(\.id).sorted() == expected, "\(backend.name) owner \(owner.id)")
         }
-        for (pet, owner) in try backend.fetchAll(RootShape<RKPPet>(), includingOne: RKPOwner.self, via: nil, { $0 }) {
+        for (pet, owner) in try backend.fetchAll(
+            RootShape<RKPPet>(), includingOne: RKPOwner.self, via: nil, { $0 })
+        {
             #expect(owner?.id == pet.ownerId.flatMap { id in owners.first { $0.id == id }?.id })
         }
         for (pet, related) in try backend.fetchAll(
             RootShape<RKPPet>(), includingAll: RKPTag.self, through: RKPPetTag.self, { $0 })
         {
-            let expected = links.filter { $0.petId == pet.id }.map(\.tagId).sorted { $0.uuidString < $1.uuidString }
+            let expected = links.filter { $0.petId == pet.id }.map(\.tagId).sorted {
+                $0.uuidString < $1.uuidString
+            }
             #expect(related.map(\.id).sorted { $0.uuidString < $1.uuidString } == expected, "\(backend.name)")
         }
         for name in ["owner0", "owner1", "owner2"] {
             let expected = pets.filter { pet in owners.contains { $0.id == pet.ownerId && $0.name == name } }
             let found = try backend.fetchAll(RKPPet.self, whose: RKPOwner.self, via: nil) { $0.name == name }
-            #expect(found.compactMap(\.id).sorted() == expected.compactMap(\.id).sorted(), "\(backend.name) \(name)")
+            #expect(
+                found.compactMap(\.id).sorted() == expected.compactMap(\.id).sorted(),
+                "\(backend.name) \(name)")
         }
         for name in ["pet0", "pet1", "pet2", "pet3"] {
-            let expected = owners.filter { owner in pets.contains { $0.ownerId == owner.id && $0.name == name } }
-            let found = try backend.fetchAll(RKPOwner.self, withAny: RKPPet.self, via: nil) { $0.name == name }
+            let expected = owners.filter { owner in
+                pets.contains { $0.ownerId == owner.id && $0.name == name }
+            }
+            let found = try backend.fetchAll(RKPOwner.self, withAny: RKPPet.self, via: nil) {
+                $0.name == name
+            }
             #expect(Set(found.map(\.id)) == Set(expected.map(\.id)), "\(backend.name) \(name)")
-            #expect(try backend.count(RKPOwner.self, withAny: RKPPet.self) { $0.name == name } == expected.count)
+            #expect(
+                try backend.count(RKPOwner.self, withAny: RKPPet.self) { $0.name == name } == expected.count)
         }
     }
 }

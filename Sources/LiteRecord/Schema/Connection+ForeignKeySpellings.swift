@@ -9,8 +9,8 @@ struct DeclaredForeignKey {
 }
 
 extension Connection {
-    /// Runs an insert; when SQLite refuses it for a foreign key, writes each UUID key in the
-    /// spelling the referenced row already uses and tries once more.
+    /// Runs an insert or an update of a row; when SQLite refuses it for a foreign key, writes
+    /// each UUID key in the spelling the referenced row already uses and tries once more.
     ///
     /// SQLite's foreign key compares stored values, so the key LiteRecord writes (upper case
     /// text) does not satisfy a parent another tool stored in lower case or as 16 bytes, although
@@ -19,8 +19,12 @@ extension Connection {
     ///
     /// - Throws: The ``DatabaseError`` of the insert, its message saying which key has no parent
     ///   in any spelling, when the retry does not help.
-    func insertKeepingForeignKeys(
-        _ row: EncodedRow, table: TableSchema, insert: (EncodedRow) throws -> Void
+    /// - Parameters:
+    ///   - row: The encoded row, in the column order `insert` expects.
+    ///   - table: The model's table.
+    ///   - insert: Writes a row (the model's or the respelled one).
+    func writeKeepingForeignKeys(
+        _ row: EncodedRow, table: TableSchema, write insert: (EncodedRow) throws -> Void
     ) throws {
         do {
             try insert(row)
@@ -36,7 +40,8 @@ extension Connection {
                     if let stored = try storedSpelling(of: uuid, table: key.parentTable, column: parent) {
                         respelled.values[index] = stored
                     } else {
-                        missing.append("\(child) = \(uuid.uuidString) (no \(key.parentTable).\(parent) in any spelling)")
+                        missing.append(
+                            "\(child) = \(uuid.uuidString) (no \(key.parentTable).\(parent) in any spelling)")
                     }
                 }
             }
@@ -78,7 +83,8 @@ extension Connection {
     /// The foreign keys a table's definition declares, the referenced columns resolved (a
     /// foreign key naming no column references the parent's primary key).
     func declaredForeignKeys(of table: String) throws -> [DeclaredForeignKey] {
-        let sql: SQL = "SELECT id, \"table\", \"from\", \"to\" FROM pragma_foreign_key_list(\(table)) ORDER BY id, seq"
+        let sql: SQL =
+            "SELECT id, \"table\", \"from\", \"to\" FROM pragma_foreign_key_list(\(table)) ORDER BY id, seq"
         var rows: [(id: Int64, parent: String, from: String, to: String?)] = []
         try withStatement(sql) { statement in
             while try statement.step() {

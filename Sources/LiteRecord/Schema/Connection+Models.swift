@@ -32,11 +32,12 @@ extension Connection {
         kind: ModelStatementKey.Kind
     ) throws {
         // A UUID foreign key is written as the parent spells it when SQLite refuses the first
-        // spelling (see insertKeepingForeignKeys).
-        try insertKeepingForeignKeys(encoded.row, table: table) { row in
+        // spelling (see writeKeepingForeignKeys).
+        try writeKeepingForeignKeys(encoded.row, table: table) { row in
             if encoded.matchesTable {
                 try executeModelStatement(
-                    sql, key: ModelStatementKey(model: ObjectIdentifier(M.self), kind: kind), values: row.values)
+                    sql, key: ModelStatementKey(model: ObjectIdentifier(M.self), kind: kind),
+                    values: row.values)
                 return
             }
             let text =

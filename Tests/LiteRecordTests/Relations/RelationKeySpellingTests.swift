@@ -158,8 +158,10 @@ private func spelled(_ uuid: UUID, _ generator: inout SeededGenerator) -> String
                 pets.filter { $0.ownerId == owner.id }.compactMap(\.id).sorted()
             }
             func tagIDs(of pet: RKPet) -> [UUID] {
-                petTags.filter { $0.petId == pet.id }.map(\.tagId).filter { id in tags.contains { $0.id == id } }
-                    .sorted { $0.uuidString < $1.uuidString }
+                petTags.filter { $0.petId == pet.id }.map(\.tagId).filter { id in
+                    tags.contains { $0.id == id }
+                }
+                .sorted { $0.uuidString < $1.uuidString }
             }
 
             // including(all:): every child under its parent, whatever the spellings.
@@ -174,15 +176,21 @@ private func spelled(_ uuid: UUID, _ generator: inout SeededGenerator) -> String
             }
             // where(Parent.self) and where(any:), one name at a time.
             for name in ["owner0", "owner1", "owner2", "owner3"] {
-                let expected = pets.filter { pet in owners.contains { $0.id == pet.ownerId && $0.name == name } }
+                let expected = pets.filter { pet in
+                    owners.contains { $0.id == pet.ownerId && $0.name == name }
+                }
                 let found = try db.query(RKPet.self).where(RKOwner.self) { $0.name == name }.fetchAll()
                 #expect(found.compactMap(\.id).sorted() == expected.compactMap(\.id).sorted(), "\(name)")
             }
             for name in ["pet0", "pet1", "pet2", "pet3", "pet4"] {
-                let expected = owners.filter { owner in pets.contains { $0.ownerId == owner.id && $0.name == name } }
+                let expected = owners.filter { owner in
+                    pets.contains { $0.ownerId == owner.id && $0.name == name }
+                }
                 let found = try db.query(RKOwner.self).where(any: RKPet.self) { $0.name == name }.fetchAll()
                 #expect(Set(found.map(\.id)) == Set(expected.map(\.id)), "\(name)")
-                #expect(try db.query(RKOwner.self).where(any: RKPet.self) { $0.name == name }.count() == expected.count)
+                #expect(
+                    try db.query(RKOwner.self).where(any: RKPet.self) { $0.name == name }.count()
+                        == expected.count)
             }
             // through: a junction whose keys to the tags are spelled in any form.
             for (pet, related) in try db.query(RKPet.self).including(all: RKTag.self, through: RKPetTag.self)
@@ -213,12 +221,15 @@ private func spelled(_ uuid: UUID, _ generator: inout SeededGenerator) -> String
                 #expect(box?.id == boxes.first { $0.id == item.boxId }?.id)
             }
             for name in ["item0", "item3"] {
-                let expected = boxes.filter { box in items.contains { $0.boxId == box.id && $0.name == name } }
+                let expected = boxes.filter { box in items.contains { $0.boxId == box.id && $0.name == name }
+                }
                 let found = try db.query(RKBox.self).where(any: RKItem.self) { $0.name == name }.fetchAll()
                 #expect(found.map(\.id) == expected.map(\.id))
             }
             let inBox0 = try db.query(RKItem.self).where(RKBox.self) { $0.label == "box0" }.fetchAll()
-            let expectedInBox0 = items.filter { item in boxes.contains { $0.id == item.boxId && $0.label == "box0" } }
+            let expectedInBox0 = items.filter { item in
+                boxes.contains { $0.id == item.boxId && $0.label == "box0" }
+            }
             #expect(inBox0.compactMap(\.id).sorted() == expectedInBox0.compactMap(\.id).sorted())
         }
     }
@@ -284,7 +295,8 @@ private func spelled(_ uuid: UUID, _ generator: inout SeededGenerator) -> String
             let owner = UUID()
             let stored =
                 form == "lower"
-                ? "'\(owner.uuidString.lowercased())'" : "X'\(owner.uuidString.replacingOccurrences(of: "-", with: ""))'"
+                ? "'\(owner.uuidString.lowercased())'"
+                : "X'\(owner.uuidString.replacingOccurrences(of: "-", with: ""))'"
             try runShell(
                 path,
                 """
@@ -299,10 +311,25 @@ private func spelled(_ uuid: UUID, _ generator: inout SeededGenerator) -> String
             // Stored as the parent spells it: the foreign key holds, checked by SQLite itself.
             let check = try db.fetchAll(Row.self, sql: "PRAGMA foreign_key_check")
             #expect(check.isEmpty)
-            let spelling = try db.fetchOne(Row.self, sql: "SELECT typeof(ownerId) AS kind, ownerId = (SELECT id FROM rk_owners) AS same FROM rk_pets")
+            let spelling = try db.fetchOne(
+                Row.self,
+                sql:
+                    "SELECT typeof(ownerId) AS kind, ownerId = (SELECT id FROM rk_owners) AS same FROM rk_pets"
+            )
             #expect(try spelling?.value(at: 1) == .integer(1))
-            #expect(try db.query(RKOwner.self).including(all: RKPet.self).fetchAll().first?.1.map(\.name) == ["new"])
+            #expect(
+                try db.query(RKOwner.self).including(all: RKPet.self).fetchAll().first?.1.map(\.name) == [
+                    "new"
+                ])
             #expect(try db.fetchAll(RKPet.self).first?.ownerId == owner)
+
+            // An update moving a pet to that parent keeps the foreign key too.
+            var other = RKPet(id: nil, ownerId: nil, name: "stray")
+            try db.insert(&other)
+            other.ownerId = owner
+            try db.update(other)
+            #expect(try db.fetchAll(Row.self, sql: "PRAGMA foreign_key_check").isEmpty)
+            #expect(try db.query(RKPet.self).where(RKOwner.self) { $0.name == "Ann" }.count() == 2)
         }
     }
 
