@@ -234,6 +234,31 @@ private func spelled(_ uuid: UUID, _ generator: inout SeededGenerator) -> String
         }
     }
 
+    /// The statement shapes that compare UUID keys in every spelling still look each key up in
+    /// the foreign key's index: the key list of an eager load, and `where(any:)`'s `EXISTS`.
+    @Test func uuidKeyComparisonsUseTheIndex() throws {
+        try withTemporaryDirectory { directory in
+            let path = try makeFile(seed: 9, in: directory)
+            let db = try Database(.file(path))
+            let list = try db.fetchAll(
+                Row.self,
+                sql: """
+                    EXPLAIN QUERY PLAN SELECT * FROM rk_pets WHERE ownerId IN (SELECT value FROM json_each(\("[]"))
+                    UNION ALL SELECT lower(value) FROM json_each(\("[]"))
+                    UNION ALL SELECT literecord_uuid(value) FROM json_each(\("[]")))
+                    """)
+            #expect("\(list)".contains("rk_pets_owner"), "\(list)")
+            let exists = try db.fetchAll(
+                Row.self,
+                sql: """
+                    EXPLAIN QUERY PLAN SELECT * FROM rk_owners WHERE EXISTS (SELECT 1 FROM rk_pets AS r WHERE
+                    r.ownerId IN (literecord_uuid_text(rk_owners.id), lower(literecord_uuid_text(rk_owners.id)),
+                    literecord_uuid(rk_owners.id)) AND r.name = 'pet1')
+                    """)
+            #expect("\(exists)".contains("rk_pets_owner"), "\(exists)")
+        }
+    }
+
     /// Integer keys stored as REAL (5.0) by another tool, alone (no UUID in the file): the
     /// item under its box, the box of the item, both filters.
     @Test func integerKeysStoredAsRealAreMatched() throws {
