@@ -172,7 +172,8 @@ private func spelled(_ uuid: UUID, _ generator: inout SeededGenerator) -> String
             }
             // including(one:): the parent of each child.
             for (pet, owner) in try db.query(RKPet.self).including(one: RKOwner.self).fetchAll() {
-                #expect(owner?.id == owners.first { $0.id == pet.ownerId }?.id, "pet \(pet.id ?? -1)")
+                let expected = owners.first { $0.id == pet.ownerId }?.id
+                #expect(owner?.id == expected, "pet \(pet.id ?? -1)")
             }
             // where(Parent.self) and where(any:), one name at a time.
             for name in ["owner0", "owner1", "owner2", "owner3"] {
@@ -188,15 +189,15 @@ private func spelled(_ uuid: UUID, _ generator: inout SeededGenerator) -> String
                 }
                 let found = try db.query(RKOwner.self).where(any: RKPet.self) { $0.name == name }.fetchAll()
                 #expect(Set(found.map(\.id)) == Set(expected.map(\.id)), "\(name)")
-                #expect(
-                    try db.query(RKOwner.self).where(any: RKPet.self) { $0.name == name }.count()
-                        == expected.count)
+                let counted = try db.query(RKOwner.self).where(any: RKPet.self) { $0.name == name }.count()
+                #expect(counted == expected.count)
             }
             // through: a junction whose keys to the tags are spelled in any form.
             for (pet, related) in try db.query(RKPet.self).including(all: RKTag.self, through: RKPetTag.self)
                 .fetchAll()
             {
-                #expect(related.map(\.id).sorted { $0.uuidString < $1.uuidString } == tagIDs(of: pet))
+                let relatedIDs = related.map(\.id).sorted { $0.uuidString < $1.uuidString }
+                #expect(relatedIDs == tagIDs(of: pet))
             }
             // Nested: owners, their pets, the pets' tags; one level narrowed by a condition.
             let tree = try db.query(RKOwner.self)
@@ -206,9 +207,11 @@ private func spelled(_ uuid: UUID, _ generator: inout SeededGenerator) -> String
                 .fetchAll()
             for (owner, children) in tree {
                 let expected = pets.filter { $0.ownerId == owner.id && $0.name != "pet0" }
-                #expect(children.map(\.0.id).compactMap { $0 }.sorted() == expected.compactMap(\.id).sorted())
+                let childIDs = children.map(\.0.id).compactMap { $0 }.sorted()
+                #expect(childIDs == expected.compactMap(\.id).sorted())
                 for (pet, related) in children {
-                    #expect(related.map(\.id).sorted { $0.uuidString < $1.uuidString } == tagIDs(of: pet))
+                    let relatedIDs = related.map(\.id).sorted { $0.uuidString < $1.uuidString }
+                    #expect(relatedIDs == tagIDs(of: pet))
                 }
             }
 
@@ -218,7 +221,8 @@ private func spelled(_ uuid: UUID, _ generator: inout SeededGenerator) -> String
                 #expect(children.compactMap(\.id).sorted() == expected, "box \(box.id ?? -1)")
             }
             for (item, box) in try db.query(RKItem.self).including(one: RKBox.self).fetchAll() {
-                #expect(box?.id == boxes.first { $0.id == item.boxId }?.id)
+                let expected = boxes.first { $0.id == item.boxId }?.id
+                #expect(box?.id == expected)
             }
             for name in ["item0", "item3"] {
                 let expected = boxes.filter { box in items.contains { $0.boxId == box.id && $0.name == name }
@@ -273,13 +277,18 @@ private func spelled(_ uuid: UUID, _ generator: inout SeededGenerator) -> String
                 INSERT INTO rk_items VALUES (1, 5, 'integer'), (2, 5.0, 'real');
                 """)
             let db = try Database(.file(path))
-            #expect(try db.query(RKItem.self).where { $0.boxId == 5 }.count() == 2)
+            let inFive = try db.query(RKItem.self).where { $0.boxId == 5 }.count()
+            #expect(inFive == 2)
             let loaded = try db.query(RKBox.self).including(all: RKItem.self).fetchAll()
-            #expect(loaded.map { $0.1.map(\.name).sorted() } == [["integer", "real"]])
+            let loadedNames = loaded.map { $0.1.map(\.name).sorted() }
+            #expect(loadedNames == [["integer", "real"]])
             let one = try db.query(RKItem.self).order { $0.id }.including(one: RKBox.self).fetchAll()
-            #expect(one.map { $0.1?.label } == ["five", "five"])
-            #expect(try db.query(RKItem.self).where(RKBox.self) { $0.label == "five" }.count() == 2)
-            #expect(try db.query(RKBox.self).where(any: RKItem.self) { $0.name == "real" }.count() == 1)
+            let labels = one.map { $0.1?.label }
+            #expect(labels == ["five", "five"])
+            let whose = try db.query(RKItem.self).where(RKBox.self) { $0.label == "five" }.count()
+            #expect(whose == 2)
+            let withAny = try db.query(RKBox.self).where(any: RKItem.self) { $0.name == "real" }.count()
+            #expect(withAny == 1)
         }
     }
 
@@ -301,13 +310,18 @@ private func spelled(_ uuid: UUID, _ generator: inout SeededGenerator) -> String
             let db = try Database(.file(path))
             var pet = RKPet(id: nil, ownerId: owner, name: "new")
             try db.insert(&pet)
-            #expect(try db.query(RKPet.self).where { $0.ownerId == owner }.count() == 2)
+            let byValue = try db.query(RKPet.self).where { $0.ownerId == owner }.count()
+            #expect(byValue == 2)
             let loaded = try db.query(RKOwner.self).including(all: RKPet.self).fetchAll()
-            #expect(loaded.map { $0.1.map(\.name).sorted() } == [["new", "old"]])
+            let loadedNames = loaded.map { $0.1.map(\.name).sorted() }
+            #expect(loadedNames == [["new", "old"]])
             let one = try db.query(RKPet.self).including(one: RKOwner.self).fetchAll()
-            #expect(one.map { $0.1?.name } == ["Ann", "Ann"])
-            #expect(try db.query(RKPet.self).where(RKOwner.self) { $0.name == "Ann" }.count() == 2)
-            #expect(try db.query(RKOwner.self).where(any: RKPet.self) { $0.name == "new" }.count() == 1)
+            let ownerNames = one.map { $0.1?.name }
+            #expect(ownerNames == ["Ann", "Ann"])
+            let whose = try db.query(RKPet.self).where(RKOwner.self) { $0.name == "Ann" }.count()
+            #expect(whose == 2)
+            let withAny = try db.query(RKOwner.self).where(any: RKPet.self) { $0.name == "new" }.count()
+            #expect(withAny == 1)
         }
     }
 
@@ -354,7 +368,8 @@ private func spelled(_ uuid: UUID, _ generator: inout SeededGenerator) -> String
             other.ownerId = owner
             try db.update(other)
             #expect(try db.fetchAll(Row.self, sql: "PRAGMA foreign_key_check").isEmpty)
-            #expect(try db.query(RKPet.self).where(RKOwner.self) { $0.name == "Ann" }.count() == 2)
+            let annsPets = try db.query(RKPet.self).where(RKOwner.self) { $0.name == "Ann" }.count()
+            #expect(annsPets == 2)
         }
     }
 
