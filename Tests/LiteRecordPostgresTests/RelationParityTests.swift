@@ -54,6 +54,9 @@ import Testing
     @Test func nestedEagerLoadingFiltersAndErrors() throws {
         try EagerLoadingParityChecks.nestedFiltersAndErrors(SQLiteBackend.temporary())
     }
+    @Test func uuidKeysInEverySpelling() throws {
+        try RelationKeyParityChecks.differential(SQLiteBackend.temporary(), foreignSpellings: true)
+    }
 }
 
 @Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage))
@@ -105,6 +108,9 @@ struct PostgresRelationParityTests {
     }
     @Test func nestedEagerLoadingFiltersAndErrors() throws {
         try EagerLoadingParityChecks.nestedFiltersAndErrors(PostgresTestServer.backend())
+    }
+    @Test func uuidKeys() throws {
+        try RelationKeyParityChecks.differential(PostgresTestServer.backend(), foreignSpellings: false)
     }
 
     /// Whatever the number of roots, an eager load reads each table with one statement: with

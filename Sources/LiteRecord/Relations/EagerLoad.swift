@@ -24,6 +24,14 @@ struct EagerLoad: Sendable {
         }
     }
 
+    /// How the root's key columns compare with the related rows' (see ``RelationKeyForm``).
+    var keyForms: [RelationKeyForm] {
+        switch path {
+        case .direct(let relation): relation.keyForms
+        case .through(let first, _): first.keyForms
+        }
+    }
+
     /// The tables read, for the missing-table check of a reader.
     var tables: [TableSchema] {
         switch path {
@@ -51,7 +59,8 @@ struct EagerLoad: Sendable {
             sql.append(
                 KeyList.membership(
                     relation.targetColumns.map(quoted), keys: keys,
-                    types: KeyList.dialectTypes(of: relation.targetColumns, in: relation.target)))
+                    types: KeyList.dialectTypes(of: relation.targetColumns, in: relation.target),
+                    forms: relation.keyForms))
             for condition in conditions { sql.append(" AND \(condition.sql)") }
         case .through(let first, let second):
             // The target's columns and the junction's root key, in a subquery, so that the
@@ -65,15 +74,11 @@ struct EagerLoad: Sendable {
             for (index, column) in first.targetColumns.enumerated() {
                 selection.append("\(junction).\(quoted(column)) AS \(quoted(keyColumns[index])), ")
             }
-            var join: SQL = ""
-            for (index, column) in second.rootColumns.enumerated() {
-                if index > 0 { join.append(" AND ") }
-                join.append(
-                    "\(junction).\(quoted(column)) = \(target).\(quoted(second.targetColumns[index]))")
-            }
+            // The junction's key to the target compared as a value: a UUID in any spelling.
+            let join = second.keysEqual(target: target, root: junction)
             let membership = KeyList.membership(
                 first.targetColumns.map { "\(junction).\(quoted($0))" }, keys: keys,
-                types: KeyList.dialectTypes(of: first.targetColumns, in: first.target))
+                types: KeyList.dialectTypes(of: first.targetColumns, in: first.target), forms: first.keyForms)
             sql =
                 "SELECT * FROM (SELECT \(selection)\(target).* FROM \(quoted(second.target.tableName)) AS "
                 + "\(target) JOIN \(quoted(first.target.tableName)) AS \(junction) ON \(join) WHERE \(membership)) "

@@ -12,14 +12,37 @@ enum KeyList {
     ///
     /// In PostgreSQL (``SQLDialect/current``), `types` are the columns' types, to which the
     /// keys are cast so that the columns' indexes serve (see ``postgresMembership(_:keys:types:)``).
-    static func membership(_ columns: [SQL], keys: String, types: [String] = []) -> SQL {
+    ///
+    /// In SQLite, `forms` say how each column's values compare (``RelationKeyForm``): the keys
+    /// are bound in their canonical form, and a UUID column matches each key in all its
+    /// spellings (upper and lower case text, 16 bytes), as `where` does.
+    static func membership(
+        _ columns: [SQL], keys: String, types: [String] = [], forms: [RelationKeyForm] = []
+    ) -> SQL {
         if SQLDialect.current == .postgres { return postgresMembership(columns, keys: keys, types: types) }
+        let uuid = SQL(StoredValueFunctions.uuid)
         if columns.count == 1 {
-            return "\(columns[0]) IN (SELECT value FROM json_each(\(keys)))"
+            guard forms.first == .uuid else {
+                return "\(columns[0]) IN (SELECT value FROM json_each(\(keys)))"
+            }
+            // Every spelling of each key: the column's index still serves each lookup.
+            return "\(columns[0]) IN (SELECT value FROM json_each(\(keys)) UNION ALL "
+                + "SELECT lower(value) FROM json_each(\(keys)) UNION ALL "
+                + "SELECT \(uuid)(value) FROM json_each(\(keys)))"
         }
-        let list = columns.dropFirst().reduce(columns[0]) { "\($0), \($1)" }
-        var members = SQL("value ->> 0")
-        for index in 1..<columns.count { members.append(SQL(", value ->> \(index)" as String)) }
+        // A composite key compares a UUID part through its 16 bytes, whatever its spelling.
+        func isUUID(_ index: Int) -> Bool { index < forms.count && forms[index] == .uuid }
+        var list: SQL = ""
+        var members: SQL = ""
+        for index in columns.indices {
+            if index > 0 {
+                list.append(", ")
+                members.append(", ")
+            }
+            let member = SQL("value ->> \(index)" as String)
+            list.append(isUUID(index) ? "\(uuid)(\(columns[index]))" : columns[index])
+            members.append(isUUID(index) ? "\(uuid)(\(member))" : member)
+        }
         return "(\(list)) IN (SELECT \(members) FROM json_each(\(keys)))"
     }
 

@@ -74,7 +74,8 @@ extension Query {
             usage: "where(any: \(Related.self).self, via:)")
     }
 
-    /// `EXISTS (SELECT 1 FROM related AS r WHERE r.key = root.key AND condition)`: the related
+    /// `EXISTS (SELECT 1 FROM related AS r WHERE r.key = root.key AND condition)`, the keys
+    /// compared as values (``RelationKeyForm``): the related
     /// table gets an alias, so that a model related to itself tells its two rows apart, and
     /// the condition's unqualified columns are the related table's (SQLite resolves a name in
     /// the innermost query first).
@@ -93,11 +94,9 @@ extension Query {
             let root = SQL(SQL.quoteIdentifier(relation.root.tableName))
             var sql: SQL =
                 "EXISTS (SELECT 1 FROM \(SQL(SQL.quoteIdentifier(relation.target.tableName))) AS \(alias) WHERE "
-            for (index, column) in relation.targetColumns.enumerated() {
-                let rootColumn = SQL(SQL.quoteIdentifier(relation.rootColumns[index]))
-                sql.append("\(alias).\(SQL(SQL.quoteIdentifier(column))) = \(root).\(rootColumn) AND ")
-            }
-            sql.append("\(inner.sql))")
+            // Keys compare as values, as `where` compares them: a UUID in any spelling.
+            sql.append(relation.keysEqual(target: alias, root: root))
+            sql.append(" AND \(inner.sql))")
             copy.conditions.append(Condition(sql, error: inner.error))
             copy.relatedTables.append(RelatedModelTable(Related.self))
         } catch {

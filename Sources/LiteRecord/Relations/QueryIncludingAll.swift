@@ -67,7 +67,8 @@ public struct QueryIncludingAll<Root: Model, Target: Model>: Sendable {
                     }
                 }
                 guard let roots else { return [] }
-                return try attach(to: roots.models, slots: KeySlots(roots.keys), load: load, on: connection)
+                let slots = try KeySlots(roots.keys, forms: load.keyForms)
+                return try attach(to: roots.models, slots: slots, load: load, on: connection)
             }
         }
     }
@@ -102,6 +103,7 @@ public struct QueryIncludingAll<Root: Model, Target: Model>: Sendable {
     /// The children closure narrows and sorts; a limit, offset, `distinct` or grouping would
     /// apply to all roots' rows together, which is not what it reads as.
     func checkChildrenQuery() throws {
+        if let error = IncludedRowsCheck.searchError(children, root: Root.self) { throw error }
         guard
             children.limitCount != nil || children.offsetCount != nil || children.isDistinct
                 || !children.groupKeys.isEmpty

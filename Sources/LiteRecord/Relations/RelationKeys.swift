@@ -108,16 +108,25 @@ struct KeySlots {
     private let integerSlots: [Int64: Int]
     private let generalSlots: [RelationKey: Int]
     private let isIntegral: Bool
+    /// How each key column compares; `nil` when keys compare as they are read (PostgreSQL,
+    /// whose columns hold one form).
+    private let forms: [RelationKeyForm]?
 
     /// The slots of the roots' keys.
     ///
+    /// Keys are grouped by their canonical value (``RelationKeyForm/canonical(_:)``), so that
+    /// rows whose keys are equal as values, in whatever spelling, share a slot.
+    ///
     /// - Parameters:
     ///   - keys: The roots' keys.
+    ///   - forms: How each key column compares (see ``EagerLoad/keyForms``).
     ///   - dialect: The SQL dialect the keys are bound in.
     /// - Throws: ``SchemaError`` for a key that cannot be bound exactly.
-    init(_ keys: RowKeys, dialect: SQLDialect = .sqlite) throws {
+    init(_ keys: RowKeys, forms: [RelationKeyForm], dialect: SQLDialect = .sqlite) throws {
+        let forms = dialect == .postgres ? nil : forms
+        self.forms = forms
         if let general = keys.general {
-            let slots = Self.slots(general)
+            let slots = Self.slots(general.map { key in key.map { Self.canonical($0, forms: forms) } })
             rootSlots = slots.rootSlots
             count = slots.distinct.count
             boundKeys =
@@ -143,13 +152,34 @@ struct KeySlots {
     @inline(__always)
     func slot(ofRowIn statement: Statement, columns: [Int]) throws -> Int? {
         if isIntegral {
-            // A key of another storage class equals no integer key.
             let column = columns[0]
-            guard statement.storageClass(at: column) == SQLITE_INTEGER else { return nil }
-            return integerSlots[statement.int64(at: column)]
+            switch statement.storageClass(at: column) {
+            case SQLITE_INTEGER: return integerSlots[statement.int64(at: column)]
+            case SQLITE_FLOAT:
+                // 5.0 is the key 5, as `=` finds it.
+                guard let integer = Int64(exactly: statement.double(at: column)) else { return nil }
+                return integerSlots[integer]
+            default:
+                // A key of another storage class equals no integer key.
+                return nil
+            }
         }
         guard let key = try RelationKey(statement, columns: columns) else { return nil }
-        return generalSlots[key]
+        return generalSlots[Self.canonical(key, forms: forms)]
+    }
+
+    /// A key with each value in its canonical form, as the forms say; as it is without forms.
+    private static func canonical(_ key: RelationKey, forms: [RelationKeyForm]?) -> RelationKey {
+        guard let forms else { return key }
+        switch key {
+        case .single(let value):
+            return .single((forms.first ?? .plain).canonical(value))
+        case .composite(let values):
+            return .composite(
+                values.indices.map { index in
+                    (index < forms.count ? forms[index] : .plain).canonical(values[index])
+                })
+        }
     }
 
     /// The slot of a row's key column values (from another backend), `nil` when no root has
@@ -160,7 +190,7 @@ struct KeySlots {
             return integerSlots[integer]
         }
         guard let key = RelationKey(values) else { return nil }
-        return generalSlots[key]
+        return generalSlots[Self.canonical(key, forms: forms)]
     }
 
     private static func slots<Key: Hashable>(_ keys: [Key?]) -> (

@@ -69,7 +69,7 @@ extension RelationTree {
     func groups(of keys: RowKeys, load: EagerLoad, from backend: any RelationTreeBackend) throws -> (
         rootSlots: [Int], groups: [[Element]]
     )? {
-        let slots = try KeySlots(keys, dialect: SQLDialect.current)
+        let slots = try KeySlots(keys, forms: load.keyForms, dialect: SQLDialect.current)
         guard slots.count > 0 else { return nil }
         let (sql, slotColumns) = load.targetSQL(
             keys: slots.boundKeys, conditions: query.conditions, orderClause: query.orderClause())

@@ -110,6 +110,7 @@ extension RelationTree {
         _ = try load.get()
         let query = children.query
         if let error = query.buildError { throw error }
+        if let error = IncludedRowsCheck.searchError(query, root: Root.self) { throw error }
         if query.limitCount != nil || query.offsetCount != nil || query.isDistinct || !query.groupKeys.isEmpty
         {
             throw SchemaError(
@@ -131,7 +132,7 @@ extension RelationTree {
         case .connection(let sqlite): connection = sqlite
         case .backend(let backend): return try groups(of: keys, load: load, from: backend)
         }
-        let slots = try KeySlots(keys)
+        let slots = try KeySlots(keys, forms: load.keyForms)
         guard slots.count > 0 else { return nil }
         let (sql, slotColumns) = load.targetSQL(
             keys: slots.boundKeys, conditions: query.conditions, orderClause: query.orderClause())

@@ -31,16 +31,20 @@ extension Connection {
         _ encoded: (row: EncodedRow, matchesTable: Bool), of type: M.Type, table: TableSchema, sql: String,
         kind: ModelStatementKey.Kind
     ) throws {
-        let row = encoded.row
-        if encoded.matchesTable {
-            try executeModelStatement(
-                sql, key: ModelStatementKey(model: ObjectIdentifier(M.self), kind: kind), values: row.values)
-            return
+        // A UUID foreign key is written as the parent spells it when SQLite refuses the first
+        // spelling (see writeKeepingForeignKeys).
+        try writeKeepingForeignKeys(encoded.row, table: table) { row in
+            if encoded.matchesTable {
+                try executeModelStatement(
+                    sql, key: ModelStatementKey(model: ObjectIdentifier(M.self), kind: kind),
+                    values: row.values)
+                return
+            }
+            let text =
+                row.columns == table.statements.columns
+                ? sql : ModelStatements.insertSQL(table: table.tableName, columns: row.columns)
+            try execute(SQL(text, arguments: StatementArguments(positional: row.values)))
         }
-        let text =
-            row.columns == table.statements.columns
-            ? sql : ModelStatements.insertSQL(table: table.tableName, columns: row.columns)
-        try execute(SQL(text, arguments: StatementArguments(positional: row.values)))
     }
 
     /// Throws, before anything is written, when a primary key column that SQLite does not

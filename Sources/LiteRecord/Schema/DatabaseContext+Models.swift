@@ -64,9 +64,12 @@ extension DatabaseContext {
             if matchesTable, let sql = table.statements.update {
                 // The fast path: every column where the UPDATE expects it, the key among them.
                 let statements = table.statements
-                try connection.executeModelStatement(
-                    sql, key: ModelStatementKey(model: ObjectIdentifier(M.self), kind: .update),
-                    values: statements.updateArguments(row.values))
+                // A UUID foreign key in the parent's spelling when SQLite refuses LiteRecord's.
+                try connection.writeKeepingForeignKeys(row, table: table) { row in
+                    try connection.executeModelStatement(
+                        sql, key: ModelStatementKey(model: ObjectIdentifier(M.self), kind: .update),
+                        values: statements.updateArguments(row.values))
+                }
                 if connection.changes == 0 {
                     throw PersistenceError.rowNotFound(
                         table: table, key: statements.keyPositions.map { row.values[$0] })
@@ -81,9 +84,11 @@ extension DatabaseContext {
                 }
                 return
             }
-            let ordered = try connection.valuesInTableOrder(row, table: table)
-            let values = table.statements.updateArguments(ordered)
-            try connection.execute(SQL(sql, arguments: StatementArguments(positional: values)))
+            try connection.writeKeepingForeignKeys(row, table: table) { row in
+                let ordered = try connection.valuesInTableOrder(row, table: table)
+                let values = table.statements.updateArguments(ordered)
+                try connection.execute(SQL(sql, arguments: StatementArguments(positional: values)))
+            }
             if connection.changes == 0 {
                 throw PersistenceError.rowNotFound(table: table, key: keys)
             }

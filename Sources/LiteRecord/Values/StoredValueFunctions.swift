@@ -13,6 +13,8 @@ import Foundation
 ///   text of the instant (a number in the storage's unit for years outside 0000...9999).
 /// - `literecord_uuid(x)`: the 16 bytes of a UUID stored as text (any letter case) or as a
 ///   16-byte blob, or NULL; bytes sort as `UUID`'s `<` does.
+/// - `literecord_uuid_text(x)`: the same UUID as LiteRecord writes it (upper case text), or
+///   NULL; with `lower(...)` and `literecord_uuid`, every spelling of a key another table holds.
 /// - `literecord_decimal(x)`: a decimal column value as the text it decodes from (an INTEGER
 ///   as its digits, a REAL as the shortest digits that read back as it), for the collation.
 /// - collation `literecord_decimal`: compares decimal text by value, exactly (`Decimal`'s
@@ -21,6 +23,7 @@ enum StoredValueFunctions {
     static let instant = "literecord_instant"
     static let dateText = "literecord_date_text"
     static let uuid = "literecord_uuid"
+    static let uuidText = "literecord_uuid_text"
     static let decimal = "literecord_decimal"
 
     /// Registers the functions and the collation on a connection.
@@ -30,6 +33,7 @@ enum StoredValueFunctions {
             (instant, 2, instantFunction),
             (dateText, 2, dateTextFunction),
             (uuid, 1, uuidFunction),
+            (uuidText, 1, uuidTextFunction),
             (decimal, 1, decimalFunction),
         ]
         for (name, arity, body) in functions {
@@ -154,6 +158,17 @@ private func uuidFunction(
     withUnsafeBytes(of: uuid.uuid) { bytes in
         sqlite3_result_blob(context, bytes.baseAddress, 16, literecord_sqlite_transient())
     }
+}
+
+private func uuidTextFunction(
+    _ context: OpaquePointer?, _ count: Int32, _ arguments: UnsafeMutablePointer<OpaquePointer?>?
+) {
+    let value = argument(arguments, 0)
+    let type = sqlite3_value_type(value)
+    guard type == SQLITE_TEXT || type == SQLITE_BLOB, let stored = databaseValue(value),
+        let uuid = try? UUID.fromDatabaseValue(stored)
+    else { return sqlite3_result_null(context) }
+    sqlite3_result_text(context, uuid.uuidString, -1, literecord_sqlite_transient())
 }
 
 // MARK: - Decimals
