@@ -104,9 +104,9 @@ import Testing
 
             let db = try Database(path: path, configuration: .existingFile)
             // Every row reads, the NULL key included.
-            #expect(
-                try db.query(KeyModels.NullKey.self).fetchAll().map(\.id).sorted { ($0 ?? 0) < ($1 ?? 0) }
-                    == [nil, 3])
+            let keys = try db.query(KeyModels.NullKey.self).fetchAll().map(\.id)
+            let keysInOrder = keys.sorted { ($0 ?? 0) < ($1 ?? 0) }
+            #expect(keysInOrder == [nil, 3])
 
             var keyed = KeyModels.Keyed(id: 30, name: "thirty")
             try db.insert(&keyed)

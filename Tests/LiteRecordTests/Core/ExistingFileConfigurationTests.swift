@@ -66,9 +66,10 @@ import Testing
                 // SQLite's default durability, which a rollback journal needs: FULL (2).
                 #expect(try db.firstValue(Int.self, sql: "PRAGMA synchronous") == 2)
                 #expect(!db.readsInParallel)
-                #expect(
-                    try db.query(Track.self).order { $0.id }.fetchAll().map(\.name) == ["Intro", "Outro"])
-                #expect(try db.read { try $0.fetchOne(Int.self, sql: "SELECT count(*) FROM track") } == 2)
+                let names = try db.query(Track.self).order { $0.id }.fetchAll().map(\.name)
+                #expect(names == ["Intro", "Outro"])
+                let rowCount = try db.read { try $0.fetchOne(Int.self, sql: "SELECT count(*) FROM track") }
+                #expect(rowCount == 2)
             }
             // Reading changed no byte of the file, its 100-byte header included.
             #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
@@ -125,7 +126,8 @@ import Testing
             // A read on a reader sees what the writer committed.
             var track = Track(id: nil, name: "New")
             try db.insert(&track)
-            #expect(try db.read { try $0.fetchOne(Int.self, sql: "SELECT count(*) FROM track") } == 3)
+            let rowCount = try db.read { try $0.fetchOne(Int.self, sql: "SELECT count(*) FROM track") }
+            #expect(rowCount == 3)
         }
     }
 
