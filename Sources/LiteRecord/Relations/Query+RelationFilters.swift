@@ -88,8 +88,9 @@ extension Query {
                 table: Result { try TableSchemaCache.schema(for: Related.self) }, dateStorage: dateStorage))
         var copy = self
         do {
-            let relation = try Relation.resolve(
+            var relation = try Relation.resolve(
                 M.self, Related.self, preferring: preference, via: via, usage: usage)
+            relation.dateStorage = dateStorage
             let alias = SQL(SQL.quoteIdentifier("literecord_related"))
             let root = SQL(SQL.quoteIdentifier(relation.root.tableName))
             var sql: SQL =

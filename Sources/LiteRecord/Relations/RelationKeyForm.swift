@@ -113,15 +113,15 @@ extension Relation {
     /// The form of each key column pair (see ``RelationKeyForm``).
     var keyForms: [RelationKeyForm] {
         rootColumns.indices.map { index in
-            // A date column's own storage reads its numbers; the text default reads them as
-            // unix seconds, as the decoder does.
+            // A date column's own storage reads its numbers, else the database's, as the
+            // decoder reads them.
             RelationKeyForm(
                 [
                     root.columns.first { $0.name == rootColumns[index] },
                     target.columns.first { $0.name == targetColumns[index] },
                 ],
                 storage: root.columnDateStorage[rootColumns[index]]
-                    ?? target.columnDateStorage[targetColumns[index]] ?? .text)
+                    ?? target.columnDateStorage[targetColumns[index]] ?? dateStorage)
         }
     }
 

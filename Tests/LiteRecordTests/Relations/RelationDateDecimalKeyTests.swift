@@ -209,4 +209,37 @@ private func runShell(_ path: String, _ script: String) throws {
             #expect(withB3.map(\.label) == ["midnight-2"])
         }
     }
+
+    /// A date key stored as a number is read under the database's ``DateStorage``, as `where`
+    /// and the decoder read it: milliseconds here, not seconds.
+    @Test func aNumericDateKeyIsReadUnderTheDatabasesDateStorage() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.file("millisecond-keys.sqlite")
+            try runShell(
+                path,
+                """
+                CREATE TABLE rd_events (day PRIMARY KEY, title TEXT NOT NULL);
+                CREATE TABLE rd_tickets (id INTEGER PRIMARY KEY, eventDay, name TEXT NOT NULL);
+                INSERT INTO rd_events VALUES ('2024-03-05 12:00:00', 'noon');
+                INSERT INTO rd_tickets VALUES (1, 1709640000000, 'ms'), (2, '2024-03-05T12:00:00Z', 'text'),
+                    (3, 1709640000, 'seconds');
+                """)
+            var configuration = Configuration()
+            configuration.dateStorage = .unixMilliseconds
+            let db = try Database(.file(path), configuration: configuration)
+            let noon = Self.noon
+            let byWhere = try db.query(RDTicket.self).where { $0.eventDay == noon }.fetchAll()
+            #expect(names(byWhere, \.name) == ["ms", "text"])
+            let events = try db.query(RDEvent.self).including(all: RDTicket.self).fetchAll()
+            let eventTickets = events.map { [$0.0.title] + names($0.1, \.name) }
+            #expect(eventTickets == [["noon", "ms", "text"]])
+            let tickets = try db.query(RDTicket.self).order { $0.id }.including(one: RDEvent.self).fetchAll()
+            let ticketEvents = tickets.map { $0.1?.title }
+            #expect(ticketEvents == ["noon", "noon", nil])
+            let filtered = try db.query(RDTicket.self).where(RDEvent.self) { $0.title == "noon" }.fetchAll()
+            #expect(names(filtered, \.name) == ["ms", "text"])
+            let withMs = try db.query(RDEvent.self).where(any: RDTicket.self) { $0.name == "ms" }.count()
+            #expect(withMs == 1)
+        }
+    }
 }
