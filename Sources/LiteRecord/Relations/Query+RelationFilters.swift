@@ -93,11 +93,10 @@ extension Query {
             relation.dateStorage = dateStorage
             let alias = SQL(SQL.quoteIdentifier("literecord_related"))
             let root = SQL(SQL.quoteIdentifier(relation.root.tableName))
-            var sql: SQL =
-                "EXISTS (SELECT 1 FROM \(SQL(SQL.quoteIdentifier(relation.target.tableName))) AS \(alias) WHERE "
             // Keys compare as values, as `where` compares them: a UUID in any spelling.
-            sql.append(relation.keysEqual(target: alias, root: root))
-            sql.append(" AND \(inner.sql))")
+            let sql = relation.exists(
+                target: alias, root: root, targetTable: SQL(SQL.quoteIdentifier(relation.target.tableName)),
+                where: inner.sql)
             copy.conditions.append(Condition(sql, error: inner.error))
             copy.relatedTables.append(RelatedModelTable(Related.self))
         } catch {

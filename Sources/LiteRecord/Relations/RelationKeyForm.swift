@@ -138,4 +138,38 @@ extension Relation {
         }
         return sql
     }
+
+    /// Whether a key compares through a function of the stored value (a date, a decimal), which
+    /// no index on the key column serves.
+    var comparesThroughFunction: Bool {
+        SQLDialect.current != .postgres && keyForms.contains(where: \.convertsIntegers)
+    }
+
+    /// SQL true when the root row (under `rootAlias`) has a related row in the target table
+    /// (under `targetAlias`) for which `condition` holds, keys compared as values.
+    ///
+    /// A correlated `EXISTS` is looked up in the key's index; a date or decimal key compares
+    /// through a function no index serves, so the related keys are gathered once
+    /// (`key IN (SELECT ...)`), not scanned again for every root row.
+    func exists(target targetAlias: SQL, root rootAlias: SQL, targetTable: SQL, where condition: SQL) -> SQL {
+        guard comparesThroughFunction else {
+            return "EXISTS (SELECT 1 FROM \(targetTable) AS \(targetAlias) WHERE "
+                + "\(keysEqual(target: targetAlias, root: rootAlias)) AND \(condition))"
+        }
+        func comparable(_ form: RelationKeyForm, _ column: SQL) -> SQL {
+            form == .uuid ? "\(SQL(StoredValueFunctions.uuid))(\(column))" : form.comparable(column)
+        }
+        var rootKeys: SQL = ""
+        var targetKeys: SQL = ""
+        for (index, form) in keyForms.enumerated() {
+            if index > 0 {
+                rootKeys.append(", ")
+                targetKeys.append(", ")
+            }
+            rootKeys.append(comparable(form, "\(rootAlias).\(SQL(SQL.quoteIdentifier(rootColumns[index])))"))
+            targetKeys.append(
+                comparable(form, "\(targetAlias).\(SQL(SQL.quoteIdentifier(targetColumns[index])))"))
+        }
+        return "(\(rootKeys)) IN (SELECT \(targetKeys) FROM \(targetTable) AS \(targetAlias) WHERE \(condition))"
+    }
 }
