@@ -99,6 +99,17 @@ enum RelationKeyForm: Sendable, Equatable {
         }
     }
 
+    /// The expression that is equal for every spelling of one key under plain `=` (so an
+    /// automatic index serves it): a UUID's 16 bytes, a decimal's canonical text, otherwise
+    /// ``comparable(_:)``.
+    func keyValue(_ column: SQL) -> SQL {
+        switch self {
+        case .uuid: "\(SQL(StoredValueFunctions.uuid))(\(column))"
+        case .decimal: "\(SQL(StoredValueFunctions.decimalKey))(\(column))"
+        case .plain, .date: comparable(column)
+        }
+    }
+
     /// Whether keys of this form are compared as they are stored only after conversion, so
     /// that an INTEGER key is not yet its canonical form (a unix date, a decimal).
     var convertsIntegers: Bool {
@@ -156,9 +167,6 @@ extension Relation {
             return "EXISTS (SELECT 1 FROM \(targetTable) AS \(targetAlias) WHERE "
                 + "\(keysEqual(target: targetAlias, root: rootAlias)) AND \(condition))"
         }
-        func comparable(_ form: RelationKeyForm, _ column: SQL) -> SQL {
-            form == .uuid ? "\(SQL(StoredValueFunctions.uuid))(\(column))" : form.comparable(column)
-        }
         var rootKeys: SQL = ""
         var targetKeys: SQL = ""
         for (index, form) in keyForms.enumerated() {
@@ -166,10 +174,11 @@ extension Relation {
                 rootKeys.append(", ")
                 targetKeys.append(", ")
             }
-            rootKeys.append(comparable(form, "\(rootAlias).\(SQL(SQL.quoteIdentifier(rootColumns[index])))"))
+            rootKeys.append(form.keyValue("\(rootAlias).\(SQL(SQL.quoteIdentifier(rootColumns[index])))"))
             targetKeys.append(
-                comparable(form, "\(targetAlias).\(SQL(SQL.quoteIdentifier(targetColumns[index])))"))
+                form.keyValue("\(targetAlias).\(SQL(SQL.quoteIdentifier(targetColumns[index])))"))
         }
-        return "(\(rootKeys)) IN (SELECT \(targetKeys) FROM \(targetTable) AS \(targetAlias) WHERE \(condition))"
+        return
+            "(\(rootKeys)) IN (SELECT \(targetKeys) FROM \(targetTable) AS \(targetAlias) WHERE \(condition))"
     }
 }
