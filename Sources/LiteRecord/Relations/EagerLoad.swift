@@ -75,12 +75,32 @@ struct EagerLoad: Sendable {
                 selection.append("\(junction).\(quoted(column)) AS \(quoted(keyColumns[index])), ")
             }
             // The junction's key to the target compared as a value: a UUID in any spelling.
-            let join = second.keysEqual(target: target, root: junction)
+            var join = second.keysEqual(target: target, root: junction)
+            var targetSource = quoted(second.target.tableName)
+            var prefix: SQL = ""
+            if second.comparesThroughFunction {
+                // A date or decimal key compares through a function no index serves: the target's
+                // key values are computed once, in a materialized table SQLite indexes for the
+                // join, rather than once for every pair of junction and target rows.
+                var keyed: SQL = ""
+                join = ""
+                for (index, form) in second.keyForms.enumerated() {
+                    let name = quoted("literecord_join_key_\(index)")
+                    keyed.append("\(form.keyValue(quoted(second.targetColumns[index]))) AS \(name), ")
+                    if index > 0 { join.append(" AND ") }
+                    join.append(
+                        "\(target).\(name) = \(form.keyValue("\(junction).\(quoted(second.rootColumns[index]))"))"
+                    )
+                }
+                let materialized = quoted("literecord_keyed_target")
+                prefix = "WITH \(materialized) AS MATERIALIZED (SELECT \(keyed)* FROM \(targetSource)) "
+                targetSource = materialized
+            }
             let membership = KeyList.membership(
                 first.targetColumns.map { "\(junction).\(quoted($0))" }, keys: keys,
                 types: KeyList.dialectTypes(of: first.targetColumns, in: first.target), forms: first.keyForms)
             sql =
-                "SELECT * FROM (SELECT \(selection)\(target).* FROM \(quoted(second.target.tableName)) AS "
+                "\(prefix)SELECT * FROM (SELECT \(selection)\(target).* FROM \(targetSource) AS "
                 + "\(target) JOIN \(quoted(first.target.tableName)) AS \(junction) ON \(join) WHERE \(membership)) "
                 + "AS \(quoted(second.target.tableName))"
             for (index, condition) in conditions.enumerated() {

@@ -15,7 +15,8 @@ enum KeyList {
     ///
     /// In SQLite, `forms` say how each column's values compare (``RelationKeyForm``): the keys
     /// are bound in their canonical form, and a UUID column matches each key in all its
-    /// spellings (upper and lower case text, 16 bytes), as `where` does.
+    /// spellings (upper and lower case text, 16 bytes), a date column is compared through its
+    /// instant and a decimal column by value, as `where` does.
     static func membership(
         _ columns: [SQL], keys: String, types: [String] = [], forms: [RelationKeyForm] = []
     ) -> SQL {
@@ -23,7 +24,9 @@ enum KeyList {
         let uuid = SQL(StoredValueFunctions.uuid)
         if columns.count == 1 {
             guard forms.first == .uuid else {
-                return "\(columns[0]) IN (SELECT value FROM json_each(\(keys)))"
+                // Dates as instants, decimals by value: the keys are bound in that form.
+                let column = forms.first?.comparable(columns[0]) ?? columns[0]
+                return "\(column) IN (SELECT value FROM json_each(\(keys)))"
             }
             // Every spelling of each key: the column's index still serves each lookup.
             return "\(columns[0]) IN (SELECT value FROM json_each(\(keys)) UNION ALL "
@@ -40,7 +43,8 @@ enum KeyList {
                 members.append(", ")
             }
             let member = SQL("value ->> \(index)" as String)
-            list.append(isUUID(index) ? "\(uuid)(\(columns[index]))" : columns[index])
+            let form = index < forms.count ? forms[index] : .plain
+            list.append(isUUID(index) ? "\(uuid)(\(columns[index]))" : form.comparable(columns[index]))
             members.append(isUUID(index) ? "\(uuid)(\(member))" : member)
         }
         return "(\(list)) IN (SELECT \(members) FROM json_each(\(keys)))"

@@ -98,11 +98,14 @@ extension Query {
                 + "to: \\.\(others))"
         }
         let load = Result {
-            let first = try Relation.resolve(
+            var first = try Relation.resolve(
                 M.self, Junction.self, preferring: .rootIsParent, via: keys?.root, usage: usage, fix: fix)
-            let second = try Relation.resolve(
+            var second = try Relation.resolve(
                 Junction.self, Target.self, preferring: .rootIsChild, via: keys?.target, usage: usage,
                 fix: fix)
+            // Date keys stored as numbers read as the database stores dates.
+            first.dateStorage = dateStorage
+            second.dateStorage = dateStorage
             return EagerLoad(
                 path: .through(first: first, second: second), models: [Junction.self, Target.self]
             ) { connection in
@@ -165,8 +168,9 @@ extension Query {
         usage: String
     ) -> Result<EagerLoad, any Error> {
         Result {
-            let relation = try Relation.resolve(
+            var relation = try Relation.resolve(
                 M.self, Target.self, preferring: preference, via: via, usage: usage)
+            relation.dateStorage = dateStorage
             return EagerLoad(path: .direct(relation), models: [Target.self]) { connection in
                 _ = try connection.table(for: Target.self)
             }

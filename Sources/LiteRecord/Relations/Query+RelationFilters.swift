@@ -88,15 +88,15 @@ extension Query {
                 table: Result { try TableSchemaCache.schema(for: Related.self) }, dateStorage: dateStorage))
         var copy = self
         do {
-            let relation = try Relation.resolve(
+            var relation = try Relation.resolve(
                 M.self, Related.self, preferring: preference, via: via, usage: usage)
+            relation.dateStorage = dateStorage
             let alias = SQL(SQL.quoteIdentifier("literecord_related"))
             let root = SQL(SQL.quoteIdentifier(relation.root.tableName))
-            var sql: SQL =
-                "EXISTS (SELECT 1 FROM \(SQL(SQL.quoteIdentifier(relation.target.tableName))) AS \(alias) WHERE "
             // Keys compare as values, as `where` compares them: a UUID in any spelling.
-            sql.append(relation.keysEqual(target: alias, root: root))
-            sql.append(" AND \(inner.sql))")
+            let sql = relation.exists(
+                target: alias, root: root, targetTable: SQL(SQL.quoteIdentifier(relation.target.tableName)),
+                where: inner.sql)
             copy.conditions.append(Condition(sql, error: inner.error))
             copy.relatedTables.append(RelatedModelTable(Related.self))
         } catch {

@@ -10,6 +10,9 @@ struct Relation: Sendable {
     let target: TableSchema
     let rootColumns: [String]
     let targetColumns: [String]
+    /// How a date key stored as a number is read when the schema gives its column no storage
+    /// of its own: the query's (the database's) ``DateStorage``.
+    var dateStorage: DateStorage = .text
 
     /// Which side of a foreign key the root is on, when both could be.
     enum Preference {

@@ -4,7 +4,8 @@ import Foundation
 /// column compares them, whatever form another tool stored them in.
 ///
 /// A key another tool wrote may not be spelled as LiteRecord writes it: a UUID in lower case
-/// text or as 16 bytes, an integer as the REAL `5.0` in a column without a type. `where`
+/// text or as 16 bytes, an integer as the REAL `5.0` in a column without a type, a date as
+/// ISO-8601 text or a unix number, a decimal as `1.50` or the REAL `1.5`. `where`
 /// compares such values as values (see ``StoredComparison``); eager loading, relation filters
 /// and junctions compare keys the same way, in SQL and when rows are grouped by key in Swift.
 enum RelationKeyForm: Sendable, Equatable {
@@ -12,19 +13,44 @@ enum RelationKeyForm: Sendable, Equatable {
     case plain
     /// A UUID: text in either letter case, or 16 bytes.
     case uuid
+    /// A `Date`: compared as the instant the decoder reads, numbers read under the storage.
+    case date(DateStorage)
+    /// A `Decimal`: compared by value, exactly (`1.50` is `1.5`, and the REAL `1.5`).
+    case decimal
 
-    /// The form of a key column pair: a UUID when either side's property is a `UUID`.
-    init(_ columns: TableSchema.Column?...) {
-        let isUUID = columns.contains { column in
-            column?.swiftTypeName == "UUID" || column?.swiftTypeName == "Optional<UUID>"
+    /// The form of a key column pair, from either side's Swift property type: a UUID, a date or
+    /// a decimal when either property is one; `storage` reads a date stored as a number.
+    init(_ columns: [TableSchema.Column?], storage: DateStorage) {
+        func isType(_ name: String) -> Bool {
+            columns.contains { $0?.swiftTypeName == name || $0?.swiftTypeName == "Optional<\(name)>" }
         }
-        self = isUUID ? .uuid : .plain
+        if isType("UUID") {
+            self = .uuid
+        } else if isType("Date") {
+            self = .date(storage)
+        } else if isType("Decimal") {
+            self = .decimal
+        } else {
+            self = .plain
+        }
     }
 
     /// The one value every spelling of a key maps to, so that keys hash alike when they are
     /// equal as values: an integral REAL as the INTEGER, a UUID as its canonical (upper case)
     /// text. Other values are themselves.
     func canonical(_ value: DatabaseValue) -> DatabaseValue {
+        switch self {
+        case .date(let storage):
+            // The instant `literecord_instant` gives in SQL, so the bound keys match it there.
+            guard value != .null, let date = try? storage.date(from: value) else { return value }
+            return .real(date.timeIntervalSinceReferenceDate)
+        case .decimal:
+            // One text per value: `Decimal`'s own description drops trailing zeros.
+            guard value != .null, let decimal = try? Decimal.fromDatabaseValue(value) else { return value }
+            return .text(decimal.description)
+        case .plain, .uuid:
+            break
+        }
         switch value {
         case .real(let real):
             // SQLite's `=` finds 5 for 5.0; so does the grouping.
@@ -42,11 +68,55 @@ enum RelationKeyForm: Sendable, Equatable {
     /// expression (a column of another table, a member of the bound key list).
     ///
     /// For a UUID, `column IN (upper text, lower text, 16 bytes)` of `other`'s value, which an
-    /// index on `column` serves; plain `=` otherwise.
+    /// index on `column` serves; dates as instants and decimals by value on both sides (as
+    /// `where` compares two such columns); plain `=` otherwise.
     func equality(_ column: SQL, _ other: SQL) -> SQL {
-        guard self == .uuid, SQLDialect.current != .postgres else { return "\(column) = \(other)" }
-        let text: SQL = "\(SQL(StoredValueFunctions.uuidText))(\(other))"
-        return "\(column) IN (\(text), lower(\(text)), \(SQL(StoredValueFunctions.uuid))(\(other)))"
+        guard SQLDialect.current != .postgres else { return "\(column) = \(other)" }
+        switch self {
+        case .plain:
+            return "\(column) = \(other)"
+        case .uuid:
+            let text: SQL = "\(SQL(StoredValueFunctions.uuidText))(\(other))"
+            return "\(column) IN (\(text), lower(\(text)), \(SQL(StoredValueFunctions.uuid))(\(other)))"
+        case .date, .decimal:
+            return "\(comparable(column)) = \(comparable(other))"
+        }
+    }
+
+    /// The expression whose value, under its collation, compares the key as a value: the
+    /// column's instant for a date, its decimal text under the `literecord_decimal` collation
+    /// for a decimal; the column itself otherwise. Bound keys in canonical form compare
+    /// equal to it (see ``canonical(_:)``).
+    func comparable(_ column: SQL) -> SQL {
+        switch self {
+        case .plain, .uuid:
+            return column
+        case .date(let storage):
+            return "\(SQL(StoredValueFunctions.instant))(\(column), \(storage.functionCode))"
+        case .decimal:
+            let decimal = SQL(StoredValueFunctions.decimal)
+            return "\(decimal)(\(column)) COLLATE \(decimal)"
+        }
+    }
+
+    /// The expression that is equal for every spelling of one key under plain `=` (so an
+    /// automatic index serves it): a UUID's 16 bytes, a decimal's canonical text, otherwise
+    /// ``comparable(_:)``.
+    func keyValue(_ column: SQL) -> SQL {
+        switch self {
+        case .uuid: "\(SQL(StoredValueFunctions.uuid))(\(column))"
+        case .decimal: "\(SQL(StoredValueFunctions.decimalKey))(\(column))"
+        case .plain, .date: comparable(column)
+        }
+    }
+
+    /// Whether keys of this form are compared as they are stored only after conversion, so
+    /// that an INTEGER key is not yet its canonical form (a unix date, a decimal).
+    var convertsIntegers: Bool {
+        switch self {
+        case .date, .decimal: true
+        case .plain, .uuid: false
+        }
     }
 }
 
@@ -54,9 +124,15 @@ extension Relation {
     /// The form of each key column pair (see ``RelationKeyForm``).
     var keyForms: [RelationKeyForm] {
         rootColumns.indices.map { index in
+            // A date column's own storage reads its numbers, else the database's, as the
+            // decoder reads them.
             RelationKeyForm(
-                root.columns.first { $0.name == rootColumns[index] },
-                target.columns.first { $0.name == targetColumns[index] })
+                [
+                    root.columns.first { $0.name == rootColumns[index] },
+                    target.columns.first { $0.name == targetColumns[index] },
+                ],
+                storage: root.columnDateStorage[rootColumns[index]]
+                    ?? target.columnDateStorage[targetColumns[index]] ?? dateStorage)
         }
     }
 
@@ -72,5 +148,37 @@ extension Relation {
                     "\(rootAlias).\(SQL(SQL.quoteIdentifier(rootColumns[index])))"))
         }
         return sql
+    }
+
+    /// Whether a key compares through a function of the stored value (a date, a decimal), which
+    /// no index on the key column serves.
+    var comparesThroughFunction: Bool {
+        SQLDialect.current != .postgres && keyForms.contains(where: \.convertsIntegers)
+    }
+
+    /// SQL true when the root row (under `rootAlias`) has a related row in the target table
+    /// (under `targetAlias`) for which `condition` holds, keys compared as values.
+    ///
+    /// A correlated `EXISTS` is looked up in the key's index; a date or decimal key compares
+    /// through a function no index serves, so the related keys are gathered once
+    /// (`key IN (SELECT ...)`), not scanned again for every root row.
+    func exists(target targetAlias: SQL, root rootAlias: SQL, targetTable: SQL, where condition: SQL) -> SQL {
+        guard comparesThroughFunction else {
+            return "EXISTS (SELECT 1 FROM \(targetTable) AS \(targetAlias) WHERE "
+                + "\(keysEqual(target: targetAlias, root: rootAlias)) AND \(condition))"
+        }
+        var rootKeys: SQL = ""
+        var targetKeys: SQL = ""
+        for (index, form) in keyForms.enumerated() {
+            if index > 0 {
+                rootKeys.append(", ")
+                targetKeys.append(", ")
+            }
+            rootKeys.append(form.keyValue("\(rootAlias).\(SQL(SQL.quoteIdentifier(rootColumns[index])))"))
+            targetKeys.append(
+                form.keyValue("\(targetAlias).\(SQL(SQL.quoteIdentifier(targetColumns[index])))"))
+        }
+        return
+            "(\(rootKeys)) IN (SELECT \(targetKeys) FROM \(targetTable) AS \(targetAlias) WHERE \(condition))"
     }
 }

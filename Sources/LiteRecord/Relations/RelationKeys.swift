@@ -125,7 +125,12 @@ struct KeySlots {
     init(_ keys: RowKeys, forms: [RelationKeyForm], dialect: SQLDialect = .sqlite) throws {
         let forms = dialect == .postgres ? nil : forms
         self.forms = forms
-        if let general = keys.general {
+        // An INTEGER date or decimal key is not its canonical form: group it as the others.
+        let general =
+            keys.general
+            ?? (forms?.contains(where: \.convertsIntegers) == true
+                ? keys.integers.map { $0.map { RelationKey.single(.integer($0)) } } : nil)
+        if let general {
             let slots = Self.slots(general.map { key in key.map { Self.canonical($0, forms: forms) } })
             rootSlots = slots.rootSlots
             count = slots.distinct.count

@@ -17,6 +17,9 @@ import Foundation
 ///   NULL; with `lower(...)` and `literecord_uuid`, every spelling of a key another table holds.
 /// - `literecord_decimal(x)`: a decimal column value as the text it decodes from (an INTEGER
 ///   as its digits, a REAL as the shortest digits that read back as it), for the collation.
+/// - `literecord_decimal_key(x)`: the one text every spelling of a decimal maps to (`1.50`,
+///   `1.5` and the REAL `1.5` all give `1.5`), so `=` and an index compare decimals by value;
+///   the value itself when it is not a decimal.
 /// - collation `literecord_decimal`: compares decimal text by value, exactly (`Decimal`'s
 ///   order); text that is not a number sorts after every number, by bytes.
 enum StoredValueFunctions {
@@ -25,6 +28,7 @@ enum StoredValueFunctions {
     static let uuid = "literecord_uuid"
     static let uuidText = "literecord_uuid_text"
     static let decimal = "literecord_decimal"
+    static let decimalKey = "literecord_decimal_key"
 
     /// Registers the functions and the collation on a connection.
     static func register(on handle: OpaquePointer) throws(DatabaseError) {
@@ -35,6 +39,7 @@ enum StoredValueFunctions {
             (uuid, 1, uuidFunction),
             (uuidText, 1, uuidTextFunction),
             (decimal, 1, decimalFunction),
+            (decimalKey, 1, decimalKeyFunction),
         ]
         for (name, arity, body) in functions {
             let code = sqlite3_create_function_v2(handle, name, arity, flags, nil, body, nil, nil, nil)
@@ -190,6 +195,17 @@ private func decimalFunction(
     default:
         sqlite3_result_null(context)
     }
+}
+
+private func decimalKeyFunction(
+    _ context: OpaquePointer?, _ count: Int32, _ arguments: UnsafeMutablePointer<OpaquePointer?>?
+) {
+    let value = argument(arguments, 0)
+    // The decoder's reading, in `Decimal`'s own (shortest) text, as relation keys group in Swift.
+    guard let stored = databaseValue(value), let decimal = try? Decimal.fromDatabaseValue(stored) else {
+        return sqlite3_result_value(context, value)
+    }
+    sqlite3_result_text(context, decimal.description, -1, literecord_sqlite_transient())
 }
 
 private func decimalCollation(
