@@ -155,11 +155,7 @@ private func dateTextFunction(
 private func uuidFunction(
     _ context: OpaquePointer?, _ count: Int32, _ arguments: UnsafeMutablePointer<OpaquePointer?>?
 ) {
-    let value = argument(arguments, 0)
-    let type = sqlite3_value_type(value)
-    guard type == SQLITE_TEXT || type == SQLITE_BLOB, let stored = databaseValue(value),
-        let uuid = try? UUID.fromDatabaseValue(stored)
-    else { return sqlite3_result_null(context) }
+    guard let uuid = storedUUID(argument(arguments, 0)) else { return sqlite3_result_null(context) }
     withUnsafeBytes(of: uuid.uuid) { bytes in
         sqlite3_result_blob(context, bytes.baseAddress, 16, literecord_sqlite_transient())
     }
@@ -168,12 +164,16 @@ private func uuidFunction(
 private func uuidTextFunction(
     _ context: OpaquePointer?, _ count: Int32, _ arguments: UnsafeMutablePointer<OpaquePointer?>?
 ) {
-    let value = argument(arguments, 0)
-    let type = sqlite3_value_type(value)
-    guard type == SQLITE_TEXT || type == SQLITE_BLOB, let stored = databaseValue(value),
-        let uuid = try? UUID.fromDatabaseValue(stored)
-    else { return sqlite3_result_null(context) }
+    guard let uuid = storedUUID(argument(arguments, 0)) else { return sqlite3_result_null(context) }
     sqlite3_result_text(context, uuid.uuidString, -1, literecord_sqlite_transient())
+}
+
+/// The UUID a text or blob argument holds in any spelling UUIDs are read from; `nil` for
+/// anything else, which the UUID functions turn into NULL.
+private func storedUUID(_ value: OpaquePointer?) -> UUID? {
+    let type = sqlite3_value_type(value)
+    guard type == SQLITE_TEXT || type == SQLITE_BLOB, let stored = databaseValue(value) else { return nil }
+    return try? UUID.fromDatabaseValue(stored)
 }
 
 // MARK: - Decimals
