@@ -128,7 +128,9 @@ struct PostgresProjectionTests {
         #expect(error.resultCode == .misuse)
     }
 
-    @Test(.timeLimit(.minutes(1))) func anObservedFetchThatIteratesSeesCommits() async throws {
+    // The limit only guards against a hang: in the full parallel run this async test may wait
+    // more than a minute for a cooperative thread before its body starts.
+    @Test(.timeLimit(.minutes(10))) func anObservedFetchThatIteratesSeesCommits() async throws {
         // The observation learns the table from the query inside the cursor's DECLARE.
         let pg = try database()
         let positions = pg.observe { tx in

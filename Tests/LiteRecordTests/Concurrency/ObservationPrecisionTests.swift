@@ -109,7 +109,7 @@ struct ObservationPrecisionTests {
     }
 
     /// The `AsyncSequence` form filters rows the same way.
-    @Test(.timeLimit(.minutes(2))) func theAsyncSequenceOfAQuerySkipsUnrelatedRowsToo() async throws {
+    @Test(.timeLimit(.minutes(10))) func theAsyncSequenceOfAQuerySkipsUnrelatedRowsToo() async throws {
         let db = try Database(.inMemory)
         var watched = Note(id: nil, author: 1, body: "watched")
         try await db.insert(&watched)
