@@ -10,15 +10,17 @@ struct DeclaredForeignKey {
 
 extension Connection {
     /// Runs an insert or an update of a row; when SQLite refuses it for a foreign key, writes
-    /// each UUID key in the spelling the referenced row already uses and tries once more.
+    /// each UUID, date or decimal key in the form the referenced row already stores it and
+    /// tries once more.
     ///
-    /// SQLite's foreign key compares stored values, so the key LiteRecord writes (upper case
-    /// text) does not satisfy a parent another tool stored in lower case or as 16 bytes, although
-    /// `find` and `where` see the same UUID. Learning the spelling costs nothing on the common
-    /// path: only a refused insert looks the parent up.
+    /// SQLite's foreign key compares stored values, so the key LiteRecord writes (a UUID as
+    /// upper case text, a date as its text, a decimal as its shortest digits) does not satisfy a
+    /// parent another tool stored as lower case text or 16 bytes, as ISO-8601 text or a unix
+    /// number, or as "1.50", although `find` and `where` see the same value. Learning the form
+    /// costs nothing on the common path: only a refused write looks the parent up.
     ///
-    /// - Throws: The ``DatabaseError`` of the insert, its message saying which key has no parent
-    ///   in any spelling, when the retry does not help.
+    /// - Throws: The ``DatabaseError`` of the write, its message saying which key has no parent
+    ///   in any form, when the retry does not help.
     /// - Parameters:
     ///   - row: The encoded row, in the column order `insert` expects.
     ///   - table: The model's table.
@@ -36,12 +38,17 @@ extension Connection {
                 for (child, parent) in key.columns {
                     guard let index = row.columns.firstIndex(of: child) else { continue }
                     let value = row.values[index]
-                    guard case .text = value, let uuid = try? UUID.fromDatabaseValue(value) else { continue }
-                    if let stored = try storedSpelling(of: uuid, table: key.parentTable, column: parent) {
+                    let form = table.valueForm(of: child, dateStorage: configuration.dateStorage)
+                    guard value != .null, form != .plain else { continue }
+                    if let stored = try storedValue(
+                        matching: value, form: form, table: key.parentTable, column: parent)
+                    {
                         respelled.values[index] = stored
                     } else {
                         missing.append(
-                            "\(child) = \(uuid.uuidString) (no \(key.parentTable).\(parent) in any spelling)")
+                            "\(child) = \(Self.describe(value, form: form)) "
+                                + "(no \(key.parentTable).\(parent) in any \(form == .uuid ? "spelling" : "form"))"
+                        )
                     }
                 }
             }
@@ -56,6 +63,12 @@ extension Connection {
         }
     }
 
+    /// A key as the error message shows it: a UUID as LiteRecord writes it.
+    private static func describe(_ value: DatabaseValue, form: RelationKeyForm) -> String {
+        if form == .uuid, let uuid = try? UUID.fromDatabaseValue(value) { return uuid.uuidString }
+        return value.description
+    }
+
     /// The error with the keys found to have no parent, when there are some.
     private func explained(_ error: DatabaseError, missing: [String]) -> DatabaseError {
         guard !missing.isEmpty else { return error }
@@ -63,21 +76,6 @@ extension Connection {
             resultCode: error.resultCode,
             message: error.message + ": no referenced row for " + missing.joined(separator: ", "),
             sql: error.sql, arguments: error.arguments, sqlState: error.sqlState)
-    }
-
-    /// How a parent row stores a UUID key: upper or lower case text, or 16 bytes; `nil` when no
-    /// row holds it in any spelling.
-    func storedSpelling(of uuid: UUID, table: String, column: String) throws -> DatabaseValue? {
-        let spellings = UUIDSpellings.all(uuid)
-        let quoted = SQL(SQL.quoteIdentifier(column))
-        let sql: SQL =
-            "SELECT \(quoted) FROM \(SQL(SQL.quoteIdentifier(table))) WHERE \(quoted) IN \(list: spellings) LIMIT 1"
-        return try withStatement(sql) { statement -> DatabaseValue? in
-            // Not a ternary: `nil` there would be DatabaseValue's own nil literal, `.null`.
-            guard try statement.step() else { return nil }
-            let stored = try statement.value(at: 0)
-            return stored == .null ? nil : stored
-        }
     }
 
     /// The foreign keys a table's definition declares, the referenced columns resolved (a

@@ -1,15 +1,21 @@
 extension Connection {
-    /// `save` for a table whose key holds UUIDs: updates the row whose key is the model's key
-    /// in any spelling (upper or lower case text, 16 bytes), and inserts only when none is.
+    /// `save` for a table whose key holds UUIDs, dates or decimals: updates the row whose key is
+    /// the model's key in any form (a UUID in upper or lower case text or as 16 bytes, a date as
+    /// the same instant, a decimal as the same number), and inserts only when none is.
     ///
     /// `INSERT ... ON CONFLICT` would see `e621...` and `E621...` as different keys and insert
     /// a duplicate row.
     func updateOrInsert<M: Model>(_ model: M, table: TableSchema) throws {
         let encoded = try encodeModel(model, table: table)
         if let sql = table.statements.update {
-            let values = table.statements.updateArguments(try valuesInTableOrder(encoded.row, table: table))
-            try execute(SQL(sql, arguments: StatementArguments(positional: values)))
-            if changes > 0 { return }
+            let updated = try writingByStoredKey(encoded.row, table: table) { row in
+                try writeKeepingForeignKeys(row, table: table) { row in
+                    let values = table.statements.updateArguments(try valuesInTableOrder(row, table: table))
+                    try execute(SQL(sql, arguments: StatementArguments(positional: values)))
+                }
+                return changes > 0
+            }
+            if updated { return }
         } else if try rowExists(table: table, key: keyValues(of: encoded.row, table: table)) {
             return
         }

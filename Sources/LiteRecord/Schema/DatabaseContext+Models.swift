@@ -65,12 +65,16 @@ extension DatabaseContext {
                 // The fast path: every column where the UPDATE expects it, the key among them.
                 let statements = table.statements
                 // A UUID foreign key in the parent's spelling when SQLite refuses LiteRecord's.
-                try connection.writeKeepingForeignKeys(row, table: table) { row in
-                    try connection.executeModelStatement(
-                        sql, key: ModelStatementKey(model: ObjectIdentifier(M.self), kind: .update),
-                        values: statements.updateArguments(row.values))
+                // A date or decimal key another tool stored in another form: found by value.
+                let updated = try connection.writingByStoredKey(row, table: table) { row in
+                    try connection.writeKeepingForeignKeys(row, table: table) { row in
+                        try connection.executeModelStatement(
+                            sql, key: ModelStatementKey(model: ObjectIdentifier(M.self), kind: .update),
+                            values: statements.updateArguments(row.values))
+                    }
+                    return connection.changes > 0
                 }
-                if connection.changes == 0 {
+                if !updated {
                     throw PersistenceError.rowNotFound(
                         table: table, key: statements.keyPositions.map { row.values[$0] })
                 }
@@ -84,12 +88,15 @@ extension DatabaseContext {
                 }
                 return
             }
-            try connection.writeKeepingForeignKeys(row, table: table) { row in
-                let ordered = try connection.valuesInTableOrder(row, table: table)
-                let values = table.statements.updateArguments(ordered)
-                try connection.execute(SQL(sql, arguments: StatementArguments(positional: values)))
+            let updated = try connection.writingByStoredKey(row, table: table) { row in
+                try connection.writeKeepingForeignKeys(row, table: table) { row in
+                    let ordered = try connection.valuesInTableOrder(row, table: table)
+                    let values = table.statements.updateArguments(ordered)
+                    try connection.execute(SQL(sql, arguments: StatementArguments(positional: values)))
+                }
+                return connection.changes > 0
             }
-            if connection.changes == 0 {
+            if !updated {
                 throw PersistenceError.rowNotFound(table: table, key: keys)
             }
         }
@@ -108,9 +115,9 @@ extension DatabaseContext {
                 try connection.withConnection { try $0.insert(&model) }
                 return
             }
-            if table.statements.hasUUIDKey {
-                // A UUID key stored in another spelling does not conflict with the one being
-                // inserted: look the row up by value instead of relying on ON CONFLICT.
+            if table.statements.hasUUIDKey || table.hasValueFormKey {
+                // A UUID, date or decimal key stored in another form does not conflict with the
+                // one being inserted: look the row up by value instead of relying on ON CONFLICT.
                 try connection.updateOrInsert(model, table: table)
                 return
             }
@@ -190,8 +197,18 @@ extension DatabaseContext {
                 guard let sql = table.statements.find else { throw PersistenceError.noPrimaryKey(table) }
                 let keyValues = try table.keyArguments(key)
                 let arguments = StatementArguments(positional: table.statements.keyArguments(keyValues))
-                return try connection.fetchFirstModel(
+                if let model = try connection.fetchFirstModel(
                     M.self, table: table, sql: SQL(sql, arguments: arguments))
+                {
+                    return model
+                }
+                // A date or decimal key another tool stored in another form: found by value.
+                guard let stored = try connection.storedKey(matching: keyValues, table: table) else {
+                    return nil
+                }
+                let storedArguments = StatementArguments(positional: table.statements.keyArguments(stored))
+                return try connection.fetchFirstModel(
+                    M.self, table: table, sql: SQL(sql, arguments: storedArguments))
             }
         }
     }
@@ -340,12 +357,19 @@ extension Connection {
     func rowExists(table: TableSchema, key: [DatabaseValue]) throws -> Bool {
         guard let sql = table.statements.exists else { throw PersistenceError.noPrimaryKey(table) }
         let arguments = StatementArguments(positional: table.statements.keyArguments(key))
-        return try fetchOne(Int.self, sql: SQL(sql, arguments: arguments)) != nil
+        if try fetchOne(Int.self, sql: SQL(sql, arguments: arguments)) != nil { return true }
+        // A date or decimal key another tool stored in another form: found by value.
+        return try storedKey(matching: key, table: table) != nil
     }
 
     func deleteRow(table: TableSchema, key: [DatabaseValue]) throws -> Bool {
         guard let sql = table.statements.delete else { throw PersistenceError.noPrimaryKey(table) }
         try execute(SQL(sql, arguments: StatementArguments(positional: table.statements.keyArguments(key))))
+        if changes > 0 { return true }
+        // A date or decimal key another tool stored in another form: found by value.
+        guard let stored = try storedKey(matching: key, table: table), stored != key else { return false }
+        try execute(
+            SQL(sql, arguments: StatementArguments(positional: table.statements.keyArguments(stored))))
         return changes > 0
     }
 }

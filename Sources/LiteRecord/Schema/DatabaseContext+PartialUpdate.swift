@@ -33,20 +33,27 @@ extension DatabaseContext {
             }
             let row = try connection.encodeRow(model, table: table)
             let keys = try connection.keyValues(of: row, table: table)
-            let values = try columns.map { column in
-                guard let value = row[column] else {
-                    throw PersistenceError(
-                        "\(table.typeName) did not encode column \(column)", table: table.tableName)
-                }
-                return value
+            for column in columns where row[column] == nil {
+                throw PersistenceError(
+                    "\(table.typeName) did not encode column \(column)", table: table.tableName)
             }
             let assignments = columns.map { "\(SQL.quoteIdentifier($0)) = ?" }.joined(separator: ", ")
             let sql =
                 "UPDATE \(SQL.quoteIdentifier(table.tableName)) SET \(assignments) WHERE \(keyCondition)"
-            // A UUID key binds every spelling of the key (see ModelStatements.keyArguments).
-            let keyArguments = table.statements.keyArguments(keys)
-            try connection.execute(SQL(sql, arguments: StatementArguments(positional: values + keyArguments)))
-            if connection.changes == 0 {
+            // A UUID key binds every spelling of the key (see ModelStatements.keyArguments); a
+            // date or decimal key another tool stored in another form is found by value.
+            // A foreign key among the columns takes the parent's form when SQLite refuses it.
+            let updated = try connection.writingByStoredKey(row, table: table) { row in
+                try connection.writeKeepingForeignKeys(row, table: table) { row in
+                    let values = columns.map { row[$0] ?? .null }
+                    let keyArguments = table.statements.keyArguments(
+                        try connection.keyValues(of: row, table: table))
+                    try connection.execute(
+                        SQL(sql, arguments: StatementArguments(positional: values + keyArguments)))
+                }
+                return connection.changes > 0
+            }
+            if !updated {
                 throw PersistenceError.rowNotFound(table: table, key: keys)
             }
         }

@@ -109,24 +109,3 @@ enum WatcherProbe {
         return true
     }
 }
-
-/// The `sqlite3` command-line shell, when it is installed.
-enum SQLiteShell {
-    /// Its path, found on `PATH`; `nil` when it is not installed.
-    static let path: String? = {
-        let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(
-            separator: ":")
-        return directories.map { "\($0)/sqlite3" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }()
-
-    /// Runs `sql` on the database at `database` and returns the shell's exit status.
-    static func run(_ sql: String, on database: String) throws -> Int32 {
-        guard let path else { return -1 }
-        let process = Process.child(
-            running: URL(fileURLWithPath: path), arguments: ["-cmd", ".timeout 10000", database, sql])
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
-    }
-}

@@ -63,15 +63,6 @@ private struct RDBooking: Model, Equatable {
         .foreignKey([\.slotDay, \.slotPrice], references: RDSlot.self)
 }
 
-/// Runs SQL in the `sqlite3` shell, as another tool writes a file.
-private func runShell(_ path: String, _ script: String) throws {
-    let shell = Process.child(
-        running: URL(fileURLWithPath: "/usr/bin/env"), arguments: ["sqlite3", "-bail", path, script])
-    try shell.run()
-    shell.waitUntilExit()
-    try #require(shell.terminationStatus == 0)
-}
-
 @Suite struct RelationDateDecimalKeyTests {
     // 2024-03-05 12:00:00 UTC and 2024-03-06 00:00:00 UTC.
     private static let noon = Date(timeIntervalSince1970: 1_709_640_000)
@@ -80,7 +71,7 @@ private func runShell(_ path: String, _ script: String) throws {
     /// The file: parents in one spelling, their children's keys in the others.
     private func makeFile(in directory: TemporaryDirectory) throws -> String {
         let path = directory.file("date-decimal-keys.sqlite")
-        try runShell(
+        try SQLiteShell.write(
             path,
             """
             CREATE TABLE rd_events (day PRIMARY KEY, title TEXT NOT NULL);
@@ -215,7 +206,7 @@ private func runShell(_ path: String, _ script: String) throws {
     @Test func aNumericDateKeyIsReadUnderTheDatabasesDateStorage() throws {
         try withTemporaryDirectory { directory in
             let path = directory.file("millisecond-keys.sqlite")
-            try runShell(
+            try SQLiteShell.write(
                 path,
                 """
                 CREATE TABLE rd_events (day PRIMARY KEY, title TEXT NOT NULL);

@@ -60,15 +60,6 @@ private struct RKNote: Model, Equatable {
         .fullTextSearch(on: [\.body])
 }
 
-/// Runs SQL in the `sqlite3` shell, as another tool writes a file.
-private func runShell(_ path: String, _ script: String) throws {
-    let shell = Process.child(
-        running: URL(fileURLWithPath: "/usr/bin/env"), arguments: ["sqlite3", "-bail", path, script])
-    try shell.run()
-    shell.waitUntilExit()
-    try #require(shell.terminationStatus == 0)
-}
-
 /// A UUID as SQL text in a random spelling another tool uses: upper case, lower case, 16 bytes.
 private func spelled(_ uuid: UUID, _ generator: inout SeededGenerator) -> String {
     switch Int.random(in: 0..<3, using: &generator) {
@@ -121,24 +112,13 @@ private func spelled(_ uuid: UUID, _ generator: inout SeededGenerator) -> String
             let key = Bool.random(using: &generator) ? "\(box)" : "\(box).0"
             script += "INSERT INTO rk_items (boxId, name) VALUES (\(key), 'item\(index % 4)');\n"
         }
-        try runShell(path, script)
+        try SQLiteShell.write(path, script)
         // The shell stored what it was told: the keys really are in several forms.
-        let forms = try runShellOutput(path, "SELECT DISTINCT typeof(ownerId) FROM rk_pets ORDER BY 1;")
+        let forms = try SQLiteShell.output(path, "SELECT DISTINCT typeof(ownerId) FROM rk_pets ORDER BY 1;")
         #expect(forms.contains("blob") && forms.contains("text"))
-        let boxForms = try runShellOutput(path, "SELECT DISTINCT typeof(boxId) FROM rk_items ORDER BY 1;")
+        let boxForms = try SQLiteShell.output(path, "SELECT DISTINCT typeof(boxId) FROM rk_items ORDER BY 1;")
         #expect(boxForms.contains("real") && boxForms.contains("integer"))
         return path
-    }
-
-    private func runShellOutput(_ path: String, _ sql: String) throws -> String {
-        let shell = Process.child(
-            running: URL(fileURLWithPath: "/usr/bin/env"), arguments: ["sqlite3", "-bail", path, sql])
-        let pipe = Pipe()
-        shell.standardOutput = pipe
-        try shell.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        shell.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
     }
 
     @Test(arguments: [1, 2, 3] as [UInt64])
@@ -268,7 +248,7 @@ private func spelled(_ uuid: UUID, _ generator: inout SeededGenerator) -> String
     @Test func integerKeysStoredAsRealAreMatched() throws {
         try withTemporaryDirectory { directory in
             let path = directory.file("real-keys.sqlite")
-            try runShell(
+            try SQLiteShell.write(
                 path,
                 """
                 CREATE TABLE rk_boxes (id INTEGER PRIMARY KEY, label TEXT NOT NULL);
@@ -299,7 +279,7 @@ private func spelled(_ uuid: UUID, _ generator: inout SeededGenerator) -> String
             let path = directory.file("owners.sqlite")
             let owner = UUID()
             let lower = owner.uuidString.lowercased()
-            try runShell(
+            try SQLiteShell.write(
                 path,
                 """
                 CREATE TABLE rk_owners (id PRIMARY KEY, name TEXT NOT NULL);
@@ -336,7 +316,7 @@ private func spelled(_ uuid: UUID, _ generator: inout SeededGenerator) -> String
                 form == "lower"
                 ? "'\(owner.uuidString.lowercased())'"
                 : "X'\(owner.uuidString.replacingOccurrences(of: "-", with: ""))'"
-            try runShell(
+            try SQLiteShell.write(
                 path,
                 """
                 CREATE TABLE rk_owners (id PRIMARY KEY, name TEXT NOT NULL);
@@ -377,7 +357,7 @@ private func spelled(_ uuid: UUID, _ generator: inout SeededGenerator) -> String
     @Test func aChildWithoutParentIsRefusedWithTheReason() throws {
         try withTemporaryDirectory { directory in
             let path = directory.file("fk-missing.sqlite")
-            try runShell(
+            try SQLiteShell.write(
                 path,
                 """
                 CREATE TABLE rk_owners (id PRIMARY KEY, name TEXT NOT NULL);
