@@ -167,4 +167,42 @@ enum EagerLoadingParityChecks {
             }
         }
     }
+
+    /// `matching` inside `including` is refused, as `limit` is, never ignored: a search ranks
+    /// all the parents' rows together, which the key lookup of each parent's rows would lose.
+    static func searchInsideIncludingIsRefused(_ backend: some RelationTestBackend) throws {
+        var author = SearchAuthor(id: nil, name: "Ann")
+        try backend.insert(&author)
+        for body in ["hello world", "goodbye"] {
+            var note = SearchNote(id: nil, authorId: try #require(author.id), body: body)
+            try backend.insert(&note)
+        }
+        let error = try #require(throws: SchemaError.self) {
+            _ = try backend.fetchAll(RootShape<SearchAuthor>(), includingAll: SearchNote.self, via: nil) {
+                $0.matching("hello")
+            }
+        }
+        #expect(error.message.contains("matching(_:) of SearchNote is not supported there"))
+        let all = try backend.fetchAll(RootShape<SearchAuthor>(), includingAll: SearchNote.self, via: nil) {
+            $0
+        }
+        let bodies = all.map { $0.1.map(\.body).sorted() }
+        #expect(bodies == [["goodbye", "hello world"]])
+    }
+}
+
+/// An author of searchable notes, for ``EagerLoadingParityChecks/searchInsideIncludingIsRefused(_:)``.
+struct SearchAuthor: Model, Equatable {
+    var id: Int64?
+    var name: String
+    static let schema = Schema<SearchAuthor>(table: "search_authors")
+}
+
+struct SearchNote: Model, Equatable {
+    var id: Int64?
+    var authorId: Int64
+    var body: String
+    static let schema = Schema<SearchNote>(table: "search_notes")
+        .foreignKey(\.authorId, references: SearchAuthor.self)
+        .fullTextSearch(on: [\.body])
 }

@@ -42,6 +42,9 @@ import Testing
         try EagerLoadingParityChecks.textKeys(SQLiteBackend.temporary())
     }
     @Test func eagerLoadingErrors() throws { try EagerLoadingParityChecks.errors(SQLiteBackend.temporary()) }
+    @Test func searchInsideIncludingIsRefused() throws {
+        try EagerLoadingParityChecks.searchInsideIncludingIsRefused(SQLiteBackend.temporary())
+    }
     @Test func nestedEagerLoading() throws {
         try EagerLoadingParityChecks.nestedTrees(SQLiteBackend.temporary())
     }
@@ -96,6 +99,9 @@ struct PostgresRelationParityTests {
     }
     @Test func eagerLoadingErrors() throws {
         try EagerLoadingParityChecks.errors(PostgresTestServer.backend())
+    }
+    @Test func searchInsideIncludingIsRefused() throws {
+        try EagerLoadingParityChecks.searchInsideIncludingIsRefused(PostgresTestServer.backend())
     }
     @Test func nestedEagerLoading() throws {
         try EagerLoadingParityChecks.nestedTrees(PostgresTestServer.backend())

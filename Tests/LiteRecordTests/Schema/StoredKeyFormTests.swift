@@ -44,6 +44,22 @@ private struct SKSlot: Model, Equatable {
     static let schema = Schema<SKSlot>(table: "sk_slots", primaryKey: [\.day, \.price])
 }
 
+private struct SKOwner: Model, Equatable {
+    var id: UUID
+    var name: String
+    static let schema = Schema<SKOwner>(table: "sk_owners")
+}
+
+/// Its primary key is made of two foreign keys, each stored by the parents in another form.
+private struct SKSeat: Model, Equatable {
+    var ownerId: UUID
+    var eventDay: Date
+    var row: Int
+    static let schema = Schema<SKSeat>(table: "sk_seats", primaryKey: [\.ownerId, \.eventDay])
+        .foreignKey(\.ownerId, references: SKOwner.self)
+        .foreignKey(\.eventDay, references: SKEvent.self)
+}
+
 @Suite struct StoredKeyFormTests {
     // 2024-03-05 12:00:00 UTC and 2024-03-06 00:00:00 UTC.
     private static let noon = Date(timeIntervalSince1970: 1_709_640_000)
@@ -162,6 +178,40 @@ private struct SKSlot: Model, Equatable {
             let byPrice = try db.query(SKPrice.self).including(all: SKOrder.self).fetchAll()
             let orderNames = byPrice.map { $0.1.map(\.name).sorted() }
             #expect(orderNames == [["o1"], ["o2", "o3"]])
+        }
+    }
+
+    /// Foreign keys that are the child's primary key: inserted in the parents' forms, then found,
+    /// updated, saved and deleted by the key LiteRecord writes.
+    @Test func aPrimaryKeyMadeOfForeignKeysKeepsTheParentsForms() throws {
+        try withTemporaryDirectory { directory in
+            let path = try makeFile(in: directory)
+            let owner = UUID()
+            try SQLiteShell.write(
+                path,
+                """
+                CREATE TABLE sk_owners (id PRIMARY KEY, name TEXT NOT NULL);
+                CREATE TABLE sk_seats (ownerId REFERENCES sk_owners (id), eventDay REFERENCES sk_events (day),
+                    row INTEGER NOT NULL, PRIMARY KEY (ownerId, eventDay));
+                INSERT INTO sk_owners VALUES ('\(owner.uuidString.lowercased())', 'Ann');
+                """)
+            let db = try Database(.file(path))
+            var seat = SKSeat(ownerId: owner, eventDay: Self.noon, row: 1)
+            try db.insert(&seat)
+            seat.row = 2
+            try db.update(seat)
+            #expect(try db.find(SKSeat.self, key: [owner, Self.noon])?.row == 2)
+            seat.row = 3
+            try db.save(&seat)
+            var other = SKSeat(ownerId: owner, eventDay: Self.midnight, row: 9)
+            try db.save(&other)
+            #expect(try db.fetchAll(Row.self, sql: "PRAGMA foreign_key_check").isEmpty)
+            let seats = try SQLiteShell.output(
+                path, "SELECT ownerId, eventDay, row FROM sk_seats ORDER BY row;")
+            let lower = owner.uuidString.lowercased()
+            #expect(seats == "\(lower)|2024-03-05T12:00:00Z|3\n\(lower)|1709683200|9\n")
+            #expect(try db.delete(SKSeat.self, key: [owner, Self.noon]))
+            #expect(try db.fetchAll(SKSeat.self) == [other])
         }
     }
 
