@@ -53,8 +53,8 @@ public struct SQL: Sendable, CustomStringConvertible, ExpressibleByStringInterpo
         self.init(text, arguments: arguments)
     }
 
-    public init(stringLiteral value: String) {
-        self.init(value)
+    public init(stringLiteral value: StaticString) {
+        self.init(value.description)
     }
 
     public init(stringInterpolation: Interpolation) {
@@ -87,23 +87,47 @@ public struct SQL: Sendable, CustomStringConvertible, ExpressibleByStringInterpo
     }
 
     /// Builds an ``SQL`` value piece by piece; used by string interpolation.
+    ///
+    /// While every interpolation is a bound value, the text depends only on the literals, which
+    /// are the same on every call from one place in the code: the pieces are recorded (their
+    /// addresses, no copying) and the text is built once per place (``SQLTextMemo``), so a
+    /// statement run in a loop does not pay for building its text again. An identifier, a
+    /// fragment or a list makes the text depend on more: it is then built as it goes.
     public struct Interpolation: StringInterpolationProtocol {
-        var text = ""
+        /// The text, once an interpolation that is not a bound value made it depend on more than
+        /// the literals; `nil` while ``pieces`` alone give it.
+        private var builtText: String?
+        private var pieces = SQLPieces()
         var values: [DatabaseValue] = []
         var conversionError: ValueConversionError?
 
         public init(literalCapacity: Int, interpolationCount: Int) {
-            text.reserveCapacity(literalCapacity + interpolationCount)
             values.reserveCapacity(interpolationCount)
         }
 
-        public mutating func appendLiteral(_ literal: String) {
-            text += literal
+        /// The SQL text.
+        var text: String { builtText ?? SQLTextMemo.text(of: pieces) }
+
+        public mutating func appendLiteral(_ literal: StaticString) {
+            guard builtText == nil, literal.hasPointerRepresentation, pieces.append(literal) else {
+                return appendText(literal.description)
+            }
+        }
+
+        /// Appends text that is not a literal of the code: from then on the text is built.
+        private mutating func appendText(_ text: String) {
+            if builtText == nil { builtText = pieces.joined() }
+            builtText?.append(text)
+        }
+
+        /// Appends the `?` of a bound value.
+        private mutating func appendPlaceholder() {
+            guard builtText == nil, pieces.appendPlaceholder() else { return appendText("?") }
         }
 
         /// Binds a value: appends `?` to the text and the value to the arguments.
         public mutating func appendInterpolation(_ value: some DatabaseValueConvertible) {
-            text += "?"
+            appendPlaceholder()
             do {
                 values.append(try value.databaseValue())
             } catch {
@@ -119,14 +143,14 @@ public struct SQL: Sendable, CustomStringConvertible, ExpressibleByStringInterpo
             if let value {
                 appendInterpolation(value)
             } else {
-                text += "?"
+                appendPlaceholder()
                 values.append(.null)
             }
         }
 
         /// Appends a quoted identifier (table, column, index name).
         public mutating func appendInterpolation(identifier: String) {
-            text += SQL.quoteIdentifier(identifier)
+            appendText(SQL.quoteIdentifier(identifier))
         }
 
         /// Appends a list of bound values in parentheses, for `IN`: `(?,?,?)`.
@@ -134,20 +158,21 @@ public struct SQL: Sendable, CustomStringConvertible, ExpressibleByStringInterpo
         /// `NOT IN ()` matches everything, like an empty Swift list.
         public mutating func appendInterpolation<S: Sequence>(list values: S)
         where S.Element: DatabaseValueConvertible {
-            text += "("
+            // The number of values changes the text.
+            appendText("(")
             var first = true
             for value in values {
-                if !first { text += "," }
+                if !first { appendText(",") }
                 first = false
                 appendInterpolation(value)
             }
-            text += ")"
+            appendText(")")
         }
 
         /// Splices another SQL fragment with its arguments.
         /// Its named arguments are kept; its positional ones follow the values already bound.
         public mutating func appendInterpolation(_ fragment: SQL) {
-            text += fragment.text
+            appendText(fragment.text)
             values += fragment.arguments.positional
             if !fragment.arguments.named.isEmpty {
                 namedFromFragments.merge(fragment.arguments.named) { _, new in new }

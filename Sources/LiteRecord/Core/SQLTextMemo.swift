@@ -1,0 +1,96 @@
+import Synchronization
+
+/// The literals of an interpolated ``SQL`` value and the `?`s between them, recorded by
+/// address: the same on every call from one place in the code, and cheap to compare.
+///
+/// Held inline (no allocation): up to ``capacity`` pieces, enough for a statement with seven
+/// bound values; longer SQL builds its text as it goes.
+struct SQLPieces: Hashable, Sendable {
+    static let capacity = 16
+    private typealias Words = (
+        UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt
+    )
+    /// A literal is its address shifted left by 16 bits, or-ed with its length in bytes; a `?`
+    /// is 0 (no literal has the address 0).
+    private var words: Words = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    private var count = 0
+    /// FNV-1a over the words, kept as they are appended, so hashing costs one word.
+    private var digest: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    /// Appends a literal; `false` when it does not fit (too many pieces, too long, or an
+    /// address beyond 48 bits).
+    mutating func append(_ literal: StaticString) -> Bool {
+        let address = UInt(bitPattern: literal.utf8Start)
+        let length = UInt(literal.utf8CodeUnitCount)
+        guard address >> 48 == 0, length >> 16 == 0 else { return false }
+        return append(word: address << 16 | length)
+    }
+
+    /// Appends the `?` of a bound value; `false` when it does not fit.
+    mutating func appendPlaceholder() -> Bool {
+        append(word: 0)
+    }
+
+    private mutating func append(word: UInt) -> Bool {
+        guard count < Self.capacity else { return false }
+        withUnsafeMutableBytes(of: &words) { $0.storeBytes(of: word, toByteOffset: count * 8, as: UInt.self) }
+        count += 1
+        digest = (digest ^ UInt64(word)) &* 0x100_0000_01b3
+        return true
+    }
+
+    /// The text the pieces spell.
+    func joined() -> String {
+        var bytes: [UInt8] = []
+        withUnsafeBytes(of: words) { raw in
+            for index in 0..<count {
+                let word = raw.load(fromByteOffset: index * 8, as: UInt.self)
+                if word == 0 {
+                    bytes.append(UInt8(ascii: "?"))
+                } else {
+                    // The address of a literal of the program: valid for the program's life.
+                    let start = UnsafePointer<UInt8>(bitPattern: word >> 16)
+                    bytes.append(contentsOf: UnsafeBufferPointer(start: start, count: Int(word & 0xFFFF)))
+                }
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    static func == (lhs: SQLPieces, rhs: SQLPieces) -> Bool {
+        guard lhs.count == rhs.count, lhs.digest == rhs.digest else { return false }
+        return withUnsafeBytes(of: lhs.words) { left in
+            withUnsafeBytes(of: rhs.words) { right in
+                (0..<lhs.count).allSatisfy {
+                    left.load(fromByteOffset: $0 * 8, as: UInt.self)
+                        == right.load(fromByteOffset: $0 * 8, as: UInt.self)
+                }
+            }
+        }
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(digest)
+    }
+}
+
+/// The text of each interpolated ``SQL`` whose interpolations are all bound values, built once
+/// per place in the code that writes it.
+///
+/// Building the text of `"INSERT ... VALUES (\(name), \(score))"` cost about as much as SQLite
+/// inserting the row, and an insert per row in a loop paid it on every call. The memo holds one
+/// entry per such place (literals are part of the program, so their number is bounded by the
+/// code, not by the data); past ``capacity`` entries the text is built each time instead.
+enum SQLTextMemo {
+    static let capacity = 4096
+    private static let texts = Mutex<[SQLPieces: String]>([:])
+
+    static func text(of pieces: SQLPieces) -> String {
+        if let text = texts.withLock({ $0[pieces] }) { return text }
+        let text = pieces.joined()
+        texts.withLock { texts in
+            if texts.count < capacity { texts[pieces] = text }
+        }
+        return text
+    }
+}
