@@ -206,6 +206,8 @@ struct PostgresParameters {
             case .integer(let integer):
                 append(Array(String(integer).utf8) + [0], type: 0, format: 0)
             case .real(let real):
+                // Refused as on SQLite (which would store NULL): the same values on every backend.
+                guard !real.isNaN else { throw ValueConversionError.nanParameter("\(index + 1)") }
                 append(Array(PostgresParameters.text(of: real).utf8) + [0], type: 0, format: 0)
             case .text(let text):
                 // A C string ends at NUL: PostgreSQL text cannot hold one, so say so rather

@@ -187,6 +187,30 @@ enum ParityChecks {
         }
     }
 
+    /// A NaN bound as a raw SQL parameter is refused before anything runs, on both backends
+    /// (SQLite stored NULL for it, PostgreSQL NaN), as a `Double` NaN in a model already is.
+    static func nanParameterIsRefused(_ backend: some TestBackend) throws {
+        try backend.execute("CREATE TABLE nan_values (x DOUBLE PRECISION)")
+        let nan = DatabaseValue.real(.nan)
+        let forms: [SQL] = [
+            SQL("INSERT INTO nan_values (x) VALUES (?)", arguments: [nan]),
+            "INSERT INTO nan_values (x) VALUES (\(nan))",
+            SQL(
+                "INSERT INTO nan_values (x) VALUES (1.5); INSERT INTO nan_values (x) VALUES (?)",
+                arguments: [nan]),
+        ]
+        for sql in forms where backend is SQLiteBackend || !sql.text.contains(";") {
+            let error = try #require(throws: ValueConversionError.self, "\(backend.name): \(sql.text)") {
+                try backend.execute(sql)
+            }
+            #expect(error.description.contains("parameter 1 is NaN"))
+        }
+        // Nothing was written, not even the script's first statement.
+        #expect(try backend.integer("SELECT count(*) FROM nan_values") == 0)
+        try backend.execute("INSERT INTO nan_values (x) VALUES (\(2.5))")
+        #expect(try backend.integer("SELECT count(*) FROM nan_values") == 1)
+    }
+
     /// Constraint violations throw a `DatabaseError` of the same kind on both backends.
     static func constraintErrors(_ backend: some TestBackend) throws {
         var generator = SplitMix64(state: 3)

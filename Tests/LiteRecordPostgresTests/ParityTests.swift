@@ -7,6 +7,9 @@ import Testing
 @Suite struct SQLiteParityTests {
     @Test func modelRoundTrip() throws { try ParityChecks.modelRoundTrip(SQLiteBackend.temporary()) }
     @Test func hostileInput() throws { try ParityChecks.hostileInput(SQLiteBackend.temporary()) }
+    @Test func nanParameterIsRefused() throws {
+        try ParityChecks.nanParameterIsRefused(SQLiteBackend.temporary())
+    }
     @Test func constraintErrors() throws { try ParityChecks.constraintErrors(SQLiteBackend.temporary()) }
     @Test func transactions() throws { try ParityChecks.transactions(SQLiteBackend.temporary()) }
     @Test func concurrency() throws { try ParityChecks.concurrency(SQLiteBackend.temporary()) }
@@ -23,6 +26,9 @@ import Testing
 struct PostgresParityTests {
     @Test func modelRoundTrip() throws { try ParityChecks.modelRoundTrip(PostgresTestServer.backend()) }
     @Test func hostileInput() throws { try ParityChecks.hostileInput(PostgresTestServer.backend()) }
+    @Test func nanParameterIsRefused() throws {
+        try ParityChecks.nanParameterIsRefused(PostgresTestServer.backend())
+    }
     @Test func constraintErrors() throws { try ParityChecks.constraintErrors(PostgresTestServer.backend()) }
     @Test func transactions() throws { try ParityChecks.transactions(PostgresTestServer.backend()) }
     @Test func concurrency() throws { try ParityChecks.concurrency(PostgresTestServer.backend()) }

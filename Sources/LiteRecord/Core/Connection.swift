@@ -270,6 +270,8 @@ public final class Connection: DatabaseContext {
     /// that the next run of the same SQL skips the parser.
     private func executeScript(_ sql: SQL) throws {
         try Connection.checkNoNUL(in: sql.text, arguments: sql.arguments)
+        // Before the first statement runs: a NaN for a later one must not leave a partial write.
+        try sql.arguments.refuseNaN()
         var consumer = ArgumentConsumer(sql.arguments)
         try sql.text.withCString { start in
             var cursor = start

@@ -180,6 +180,8 @@ public final class Statement {
         case .integer(let integer):
             code = sqlite3_bind_int64(handle, position, integer)
         case .real(let real):
+            // SQLite would store NULL for NaN, silently.
+            guard !real.isNaN else { throw ValueConversionError.nanParameter("\(index)") }
             code = sqlite3_bind_double(handle, position, real)
         case .text(var text):
             code = text.withUTF8 { bytes in
