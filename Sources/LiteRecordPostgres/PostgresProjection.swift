@@ -42,10 +42,10 @@ public struct PostgresProjection<M: Model, T: Decodable>: Sendable {
     }
 
     private func fetch(_ sql: SQL) throws -> [T] {
-        try rows.withPreparedSession { session, _ in
+        try rows.withReadableSession { session, _ in
             let decoder = RowDecoder(dateStorage: session.dateStorage)
             return try session.execute(sql).lrRows.map { try decoder.decode(T.self, from: $0) }
-        }
+        } ?? []
     }
 
     /// Decodes the result rows one at a time, without holding them all in memory.
@@ -57,7 +57,7 @@ public struct PostgresProjection<M: Model, T: Decodable>: Sendable {
     /// - Throws: As ``fetchAll()-817ya``, or what `body` throws.
     public func forEach(_ body: (T) throws -> Void) throws {
         let sql = try selectSQL()
-        try rows.withPreparedSession { session, _ in
+        _ = try rows.withReadableSession { session, _ in
             let decoder = RowDecoder(dateStorage: session.dateStorage)
             try session.forEachRow(sql) { row in try body(decoder.decode(T.self, from: row)) }
         }

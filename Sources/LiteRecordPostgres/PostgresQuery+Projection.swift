@@ -60,11 +60,14 @@ extension PostgresQuery {
         with { $0.group(byKeyPaths: keyPaths) }
     }
 
-    /// Runs `body` with a session, once the tables the query reads are created or checked.
-    func withPreparedSession<T>(_ body: (PostgresSession, BackendTable) throws -> T) throws -> T {
+    /// Runs `body` with a session, once the tables the query reads are created or checked;
+    /// `nil`, without running it, in a session that never creates tables (a `read`) when one of
+    /// them does not exist: the read has no rows then, as on SQLite.
+    func withReadableSession<T>(_ body: (PostgresSession, BackendTable) throws -> T) throws -> T? {
         try context.withSession { session in
-            let table = try session.preparedTable(for: M.self)
-            try session.prepareTables(of: relatedTypes)
+            guard let table = try session.readableTable(for: M.self),
+                try session.readableTables(of: relatedTypes)
+            else { return nil }
             return try body(session, table)
         }
     }

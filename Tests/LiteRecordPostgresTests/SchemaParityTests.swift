@@ -19,8 +19,16 @@ struct NeverMadeChild: Model, Equatable {
     static let schema = Schema<NeverMadeChild>().foreignKey(\.parentID, references: NeverMade.self)
 }
 
+/// A projection of ``NeverMade``.
+struct NeverMadeName: Decodable, Equatable {
+    var name: String
+}
+
 /// What each read of a model whose table does not exist returned.
 struct MissingTableReads: Equatable {
+    var projected: [NeverMadeName] = []
+    var projectedOne: NeverMadeName?
+    var projectedEach: [NeverMadeName] = []
     var all: [NeverMade]
     var count: Int
     var found: NeverMade?
@@ -61,6 +69,20 @@ struct MissingTableReads: Equatable {
                 withChildren: try connection.query(NeverMade.self).including(all: NeverMadeChild.self)
                     .fetchAll().count)
         }
+        let projected = try db.read { connection in
+            var each: [NeverMadeName] = []
+            let projection = connection.query(NeverMade.self).select(NeverMadeName.self)
+            // swift-format-ignore: ReplaceForEachWithForLoop
+            try projection.forEach { each.append($0) }
+            return MissingTableReads(
+                projected: try projection.fetchAll(), projectedOne: try projection.fetchOne(),
+                projectedEach: each,
+                all: [], count: 0, found: nil, first: nil, exists: false, maximum: nil, withChildren: 0)
+        }
+        #expect(
+            projected
+                == MissingTableReads(
+                    all: [], count: 0, found: nil, first: nil, exists: false, maximum: nil, withChildren: 0))
         #expect(
             reads
                 == MissingTableReads(
@@ -119,6 +141,20 @@ struct PostgresSchemaParityTests {
                 withChildren: try tx.query(NeverMade.self).including(all: NeverMadeChild.self).fetchAll()
                     .count)
         }
+        let projected = try pg.read { tx in
+            var each: [NeverMadeName] = []
+            let projection = tx.query(NeverMade.self).select(NeverMadeName.self)
+            // swift-format-ignore: ReplaceForEachWithForLoop
+            try projection.forEach { each.append($0) }
+            return MissingTableReads(
+                projected: try projection.fetchAll(), projectedOne: try projection.fetchOne(),
+                projectedEach: each,
+                all: [], count: 0, found: nil, first: nil, exists: false, maximum: nil, withChildren: 0)
+        }
+        #expect(
+            projected
+                == MissingTableReads(
+                    all: [], count: 0, found: nil, first: nil, exists: false, maximum: nil, withChildren: 0))
         #expect(
             reads
                 == MissingTableReads(
