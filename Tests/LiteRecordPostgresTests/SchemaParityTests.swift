@@ -36,6 +36,10 @@ struct MissingTableReads: Equatable {
     var exists: Bool
     var maximum: Int64?
     var withChildren: Int
+
+    /// Every read empty: what a missing table gives.
+    static let empty = MissingTableReads(
+        all: [], count: 0, found: nil, first: nil, exists: false, maximum: nil, withChildren: 0)
 }
 
 @Suite struct SQLiteSchemaParityTests {
@@ -74,19 +78,14 @@ struct MissingTableReads: Equatable {
             let projection = connection.query(NeverMade.self).select(NeverMadeName.self)
             // swift-format-ignore: ReplaceForEachWithForLoop
             try projection.forEach { each.append($0) }
-            return MissingTableReads(
-                projected: try projection.fetchAll(), projectedOne: try projection.fetchOne(),
-                projectedEach: each,
-                all: [], count: 0, found: nil, first: nil, exists: false, maximum: nil, withChildren: 0)
+            var reads = MissingTableReads.empty
+            reads.projected = try projection.fetchAll()
+            reads.projectedOne = try projection.fetchOne()
+            reads.projectedEach = each
+            return reads
         }
-        #expect(
-            projected
-                == MissingTableReads(
-                    all: [], count: 0, found: nil, first: nil, exists: false, maximum: nil, withChildren: 0))
-        #expect(
-            reads
-                == MissingTableReads(
-                    all: [], count: 0, found: nil, first: nil, exists: false, maximum: nil, withChildren: 0))
+        #expect(reads == .empty)
+        #expect(projected == .empty)
         #expect(
             try db.fetchAll(String.self, sql: "SELECT name FROM sqlite_master WHERE type = 'table'") == [])
     }
@@ -146,19 +145,14 @@ struct PostgresSchemaParityTests {
             let projection = tx.query(NeverMade.self).select(NeverMadeName.self)
             // swift-format-ignore: ReplaceForEachWithForLoop
             try projection.forEach { each.append($0) }
-            return MissingTableReads(
-                projected: try projection.fetchAll(), projectedOne: try projection.fetchOne(),
-                projectedEach: each,
-                all: [], count: 0, found: nil, first: nil, exists: false, maximum: nil, withChildren: 0)
+            var reads = MissingTableReads.empty
+            reads.projected = try projection.fetchAll()
+            reads.projectedOne = try projection.fetchOne()
+            reads.projectedEach = each
+            return reads
         }
-        #expect(
-            projected
-                == MissingTableReads(
-                    all: [], count: 0, found: nil, first: nil, exists: false, maximum: nil, withChildren: 0))
-        #expect(
-            reads
-                == MissingTableReads(
-                    all: [], count: 0, found: nil, first: nil, exists: false, maximum: nil, withChildren: 0))
+        #expect(reads == .empty)
+        #expect(projected == .empty)
         var visited: [NeverMade] = []
         try pg.read { tx in
             // swift-format-ignore: ReplaceForEachWithForLoop
