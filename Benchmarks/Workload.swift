@@ -133,6 +133,7 @@ enum Catalog {
     static let groups: [WorkloadGroup] = [
         ClassicInserts.group,
         DesignTargets.group,
+        FoundationCBaseline.group,
         FileWorkloads.group,
         NestedEagerLoading.group,
         PostgresWorkloads.group,

@@ -9,7 +9,6 @@ enum DesignTargets {
     static let targets: [(workload: Workload, ratio: Double)] = [
         (ModelInserts.workload, 1.3),
         (FetchAll.workload, 1.3),
-        (FetchAll.handJSONWorkload, 1.3),
         (FindByKey.workload, 1.5),
         (ModelUpdates.workload, 1.3),
         (FetchTenInts.workload, 1.3),

@@ -10,8 +10,8 @@ import LiteRecord
 ///
 /// Measured: the lookups. LiteRecord: `find(Item.self, id:)` for each key. C: the same
 /// `SELECT * FROM "items" WHERE "id" = ?` prepared once in setup, bind, one step, the row read
-/// into the same ``Item`` (the date parsed by `DateStorage.text.date(from:)`, the tags decoded
-/// by one reused `JSONDecoder`), reset. Not measured: checking after each round that every
+/// into the same ``Item`` (the date parsed from its bytes by ``CDateText``, the tags by
+/// ``CStringArrayParser``), reset. Not measured: checking after each round that every
 /// lookup returned the expected model.
 enum FindByKey {
     /// How many lookups one measurement makes for a table of `size` rows.

@@ -10,8 +10,8 @@ import LiteRecord
 ///
 /// Measured: the queries. LiteRecord: `query(Item.self).where { $0.score == x }.fetchAll()`.
 /// C: the SQL LiteRecord generates for it, prepared once in setup; bind, a `sqlite3_step` loop
-/// reading each row into the same ``Item`` (date through `DateStorage.text.date(from:)`, tags
-/// through one reused `JSONDecoder`), reset. Both sides fold each result into the same small
+/// reading each row into the same ``Item`` (date parsed from its bytes by ``CDateText``, tags
+/// by ``CStringArrayParser``), reset. Both sides fold each result into the same small
 /// digest (rows, key sum, tag count) and keep the last result. Not measured: checking the digest
 /// and the last result after each round. The setup also runs every query once on both sides and
 /// compares every model with the expected ones.

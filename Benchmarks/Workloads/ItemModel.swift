@@ -202,6 +202,38 @@ enum ItemModel {
         throw FixtureError(description: "\(side.rawValue) side's table after \(operation): \(problem)")
     }
 
+    /// The stored bytes of every text column, row by row in key order, in hex.
+    static let storedBytes = """
+        SELECT group_concat(hex(name) || ',' || hex(created) || ',' || hex(tags), char(10)) \
+        FROM (SELECT name, created, tags FROM items ORDER BY id)
+        """
+
+    /// Throws unless both sides' tables hold byte for byte the same text (the C side's
+    /// hand-written date and JSON text must be exactly LiteRecord's).
+    static func verifySameStoredBytes(_ c: CDatabase, _ literecord: Database, after operation: String) throws
+    {
+        let cBytes = try c.text(storedBytes)
+        let literecordBytes = try literecord.fetchOne(String.self, sql: SQL(storedBytes))
+        guard cBytes == literecordBytes else {
+            let cLines = (cBytes ?? "").split(separator: "\n")
+            let literecordLines = (literecordBytes ?? "").split(separator: "\n")
+            let common = min(cLines.count, literecordLines.count)
+            let index = (0..<common).first { cLines[$0] != literecordLines[$0] } ?? common
+            let shown =
+                index < common ? ": C \(cLines[index]), LiteRecord \(literecordLines[index]) (hex)" : ""
+            throw FixtureError(
+                description: "after \(operation), the two sides store different bytes (\(cLines.count) and "
+                    + "\(literecordLines.count) rows; first difference at row \(index + 1)\(shown))")
+        }
+    }
+
+    /// Throws unless the C side's hand-written coding writes LiteRecord's exact text for these
+    /// models' dates and for JSON that needs every kind of escape.
+    static func verifyHandCoding(_ items: [Item]) throws {
+        try CDateText.verifyAgainstLiteRecord(items.lazy.map(\.created))
+        try CStringArrayWriter.verifyAgainstLiteRecord()
+    }
+
     /// Throws unless the two sides created the same tables and indexes.
     static func verifySameSchema(_ c: CDatabase, _ literecord: Database) throws {
         let cSchema = try c.text(schemaDump)
@@ -243,16 +275,28 @@ enum ItemModel {
     }
 }
 
-/// The C side's hand-written coding of an ``Item``: values bound and read column by column,
-/// the date through LiteRecord's public `DateStorage.text`, the tags through one `JSONEncoder`
-/// and one `JSONDecoder` made once (LiteRecord also shares one of each). The encoder has the
-/// output formatting of LiteRecord's JSON columns (sorted keys, slashes unescaped), so both
-/// sides store the same text.
+/// The C side's coding of an ``Item``: values bound and read column by column.
+///
+/// ``Coding/handWritten`` (the yardstick of the design targets) formats and parses the date
+/// from the bytes (``CDateText``) and writes and parses the tags by hand (``CStringArrayWriter``,
+/// ``CStringArrayParser``), with one reused byte buffer. ``Coding/foundation`` is the older,
+/// weaker C side kept as an extra row: the date through LiteRecord's public `DateStorage.text`,
+/// the tags through one `JSONEncoder` and one `JSONDecoder` made once. Both store the same text
+/// as LiteRecord (the encoder has the output formatting of LiteRecord's JSON columns).
 final class CItemCodec {
+    /// How the date and the tags are converted.
+    enum Coding: Sendable {
+        case handWritten
+        case foundation
+    }
+
+    let coding: Coding
     let encoder: JSONEncoder
     let decoder = JSONDecoder()
+    private var tagsWriter = CStringArrayWriter()
 
-    init() {
+    init(_ coding: Coding = .handWritten) {
+        self.coding = coding
         encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     }
@@ -285,25 +329,47 @@ final class CItemCodec {
         try statement.bind(Int64(item.score), at: first + 1)
         try statement.bind(item.ratio, at: first + 2)
         try statement.bind(Int64(item.flag ? 1 : 0), at: first + 3)
-        guard case .text(let created) = try DateStorage.text.databaseValue(for: item.created) else {
-            throw FixtureError(description: "C side: DateStorage.text did not make text")
+        switch coding {
+        case .handWritten:
+            // A C programmer's `char text[40]` on the stack; SQLite copies it.
+            try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: CDateText.capacity) { buffer in
+                guard let base = buffer.baseAddress else { return }
+                let count = try CDateText.write(item.created.timeIntervalSinceReferenceDate, into: base)
+                try statement.bindText(UnsafeRawBufferPointer(start: base, count: count), at: first + 4)
+            }
+            tagsWriter.write(item.tags)
+            try tagsWriter.bytes.withUnsafeBytes { try statement.bindText($0, at: first + 5) }
+        case .foundation:
+            guard case .text(let created) = try DateStorage.text.databaseValue(for: item.created) else {
+                throw FixtureError(description: "C side: DateStorage.text did not make text")
+            }
+            try statement.bind(created, at: first + 4)
+            let tags = try encoder.encode(item.tags)
+            try tags.withUnsafeBytes { try statement.bindText($0, at: first + 5) }
         }
-        try statement.bind(created, at: first + 4)
-        let tags = try encoder.encode(item.tags)
-        try tags.withUnsafeBytes { try statement.bindText($0, at: first + 5) }
     }
 
     /// Reads the current row of a `SELECT *` on the items table (``ItemModel/columns``).
     @inline(__always)
     func read(_ statement: CStatement) throws -> Item {
-        Item(
+        let created: Date
+        let tags: [String]
+        switch coding {
+        case .handWritten:
+            created = Date(timeIntervalSinceReferenceDate: try CDateText.read(statement.textBytes(at: 5)))
+            tags = try CStringArrayParser.parse(statement.textBytes(at: 6))
+        case .foundation:
+            created = try DateStorage.text.date(from: .text(statement.string(at: 5)))
+            tags = try decoder.decode([String].self, from: Data(statement.textBytes(at: 6)))
+        }
+        return Item(
             id: statement.isNull(at: 0) ? nil : statement.int64(at: 0),
             name: statement.string(at: 1),
             score: Int(statement.int64(at: 2)),
             ratio: statement.double(at: 3),
             flag: statement.int64(at: 4) != 0,
-            created: try DateStorage.text.date(from: .text(statement.string(at: 5))),
-            tags: try decoder.decode([String].self, from: Data(statement.textBytes(at: 6))))
+            created: created,
+            tags: tags)
     }
 }
 

@@ -5,8 +5,9 @@ import LiteRecord
 /// LiteRecord: `transaction { tx in ... try tx.insert(&item) }` for each ``Item``, the model path
 /// (encoding through its schema, the cached `INSERT`, the new rowid written into the model).
 /// C: `BEGIN IMMEDIATE TRANSACTION`, the same `INSERT` text prepared once, seven binds per row
-/// (the `nil` key as NULL, the date as `DateStorage.text` text, the tags as the bytes of one
-/// reused `JSONEncoder`), step, reset, the key read with `sqlite3_last_insert_rowid`, then
+/// (the `nil` key as NULL, the date written by hand from its fields into a stack buffer
+/// (``CDateText``), the tags written by hand into one reused buffer (``CStringArrayWriter``)),
+/// step, reset, the key read with `sqlite3_last_insert_rowid`, then
 /// `COMMIT TRANSACTION`. Both sides write to a fresh database per round whose table and index
 /// on `score` exist already (LiteRecord's DDL on both sides): in memory for `insert`, a WAL file
 /// in the round's directory for `file-insert` (``Storage``).
@@ -14,7 +15,9 @@ import LiteRecord
 /// Measured: the transaction, preparing the insert, the N inserts. Not measured: opening the
 /// database, creating the table, and checking afterwards that the table holds exactly the
 /// expected rows (every value, compared as text with the setup's reference run) and that the
-/// keys assigned to the models are 1...N.
+/// keys assigned to the models are 1...N. Setup also checks that the two sides store byte for
+/// byte the same text (``ItemModel/verifySameStoredBytes(_:_:after:)``).
+/// `insert-foundation-c` is the same workload against the older C side (``FoundationCBaseline``).
 enum ModelInserts {
     /// The models to insert and what the table must hold afterwards.
     final class Fixture {
@@ -37,14 +40,19 @@ enum ModelInserts {
 
     static let workload = make(on: .memory)
     static let fileWorkload = make(on: .file)
+    /// The same workload against the older C side: date through `DateStorage.text`, tags
+    /// through `JSONEncoder` (an extra row; the target is measured against the hand-written C).
+    static let foundationWorkload = make(on: .memory, coding: .foundation)
 
-    /// The workload with its databases on `storage`.
-    static func make(on storage: Storage) -> Workload {
+    /// The workload with its databases on `storage`, its C side coding as `coding` says.
+    static func make(on storage: Storage, coding: CItemCodec.Coding = .handWritten) -> Workload {
         Workload(
-            on: storage, slug: "insert",
-            description: "insert N Item models (date text, JSON [String], index on score) in one transaction",
+            on: storage, slug: coding == .foundation ? "insert-foundation-c" : "insert",
+            description: "insert N Item models (date text, JSON [String], index on score) in one transaction"
+                + (coding == .foundation ? " (C side: DateStorage.text and JSONEncoder)" : ""),
             defaultSize: 100_000,
-            setup: makeFixture, c: runC, literecord: runLiteRecord)
+            setup: { context, storage in try makeFixture(context, storage: storage, coding: coding) },
+            c: runC, literecord: runLiteRecord)
     }
 
     // MARK: - Setup
@@ -52,7 +60,9 @@ enum ModelInserts {
     /// Checks that LiteRecord runs the C side's SQL, then inserts the rows once on each side:
     /// both tables must be equal, and LiteRecord must read back exactly the models inserted.
     @Sendable
-    static func makeFixture(_ context: SetupContext, storage: Storage) throws -> Fixture {
+    static func makeFixture(
+        _ context: SetupContext, storage: Storage, coding: CItemCodec.Coding
+    ) throws -> Fixture {
         let items = ItemModel.makeItems(count: context.size)
         let ddl = try ItemModel.literecordDDL()
         func site(_ name: String) -> DatabaseSite { storage.site(name, in: context.directory) }
@@ -65,12 +75,14 @@ enum ModelInserts {
         try ItemModel.verifyTrace(
             traced, expected: [ItemModel.begin] + inserts + [ItemModel.commit], operation: "insert(&item)")
 
-        let codec = CItemCodec()
+        try ItemModel.verifyHandCoding(items)
+        let codec = CItemCodec(coding)
         let c = try ItemModel.makeCDatabase(ddl: ddl, at: site("c.sqlite"))
         let literecord = try ItemModel.makeLiteRecordDatabase(at: site("literecord.sqlite"))
         try ItemModel.verifySameSchema(c, literecord)
         let cKeySum = try ItemModel.insertC(items, into: c, codec: codec)
         let literecordKeySum = try ItemModel.insertLiteRecord(items, into: literecord)
+        try ItemModel.verifySameStoredBytes(c, literecord, after: "the reference insert")
         let cDump = try ItemModel.dump(c)
         try ItemModel.verify(
             dump: try ItemModel.dump(literecord), expected: cDump, side: .literecord,

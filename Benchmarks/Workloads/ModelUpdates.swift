@@ -10,8 +10,8 @@ import LiteRecord
 ///
 /// Measured: the transaction and the N updates. LiteRecord: `transaction { tx in ...
 /// try tx.update(item) }`. C: `BEGIN IMMEDIATE TRANSACTION`, the same `UPDATE ... WHERE "id" = ?`
-/// text prepared once, seven binds per row (date as `DateStorage.text` text, tags through one
-/// reused `JSONEncoder`), step, the `sqlite3_changes` check LiteRecord makes (a missing row is
+/// text prepared once, seven binds per row (date and tags written by hand, ``CDateText`` and
+/// ``CStringArrayWriter``; setup checks both sides store the same bytes), step, the `sqlite3_changes` check LiteRecord makes (a missing row is
 /// an error), reset, `COMMIT TRANSACTION`. Not measured: filling the table, and checking
 /// afterwards that it holds exactly the updated rows (every value, as text).
 enum ModelUpdates {
@@ -39,14 +39,19 @@ enum ModelUpdates {
 
     static let workload = make(on: .memory)
     static let fileWorkload = make(on: .file)
+    /// The same workload against the older C side: date through `DateStorage.text`, tags
+    /// through `JSONEncoder` (an extra row; the target is measured against the hand-written C).
+    static let foundationWorkload = make(on: .memory, coding: .foundation)
 
-    /// The workload with its databases on `storage`.
-    static func make(on storage: Storage) -> Workload {
+    /// The workload with its databases on `storage`, its C side coding as `coding` says.
+    static func make(on storage: Storage, coding: CItemCodec.Coding = .handWritten) -> Workload {
         Workload(
-            on: storage, slug: "update",
-            description: "update(item) for each of N Item models in one transaction (all columns rewritten)",
+            on: storage, slug: coding == .foundation ? "update-foundation-c" : "update",
+            description: "update(item) for each of N Item models in one transaction (all columns rewritten)"
+                + (coding == .foundation ? " (C side: DateStorage.text and JSONEncoder)" : ""),
             defaultSize: 100_000,
-            setup: makeFixture, c: runC, literecord: runLiteRecord)
+            setup: { context, storage in try makeFixture(context, storage: storage, coding: coding) },
+            c: runC, literecord: runLiteRecord)
     }
 
     // MARK: - Setup
@@ -66,11 +71,14 @@ enum ModelUpdates {
     /// Checks that LiteRecord runs the C side's SQL, then updates once on each side: both tables
     /// must be equal, and LiteRecord must read back exactly the updated models.
     @Sendable
-    static func makeFixture(_ context: SetupContext, storage: Storage) throws -> Fixture {
+    static func makeFixture(
+        _ context: SetupContext, storage: Storage, coding: CItemCodec.Coding
+    ) throws -> Fixture {
         let items = ItemModel.makeItems(count: context.size)
         let updated = ItemModel.withKeys(items).map(updatedValues)
         let ddl = try ItemModel.literecordDDL()
-        let codec = CItemCodec()
+        try ItemModel.verifyHandCoding(items + updated)
+        let codec = CItemCodec(coding)
         func site(_ name: String) -> DatabaseSite { storage.site(name, in: context.directory) }
 
         let probe = try ItemModel.filledLiteRecordDatabase(Array(items.prefix(1)), at: site("probe.sqlite"))
@@ -85,6 +93,7 @@ enum ModelUpdates {
         try ItemModel.verifySameSchema(c, literecord)
         try updateC(updated, in: c, codec: codec)
         try updateLiteRecord(updated, in: literecord)
+        try ItemModel.verifySameStoredBytes(c, literecord, after: "the reference update")
         let cDump = try ItemModel.dump(c)
         try ItemModel.verify(
             dump: try ItemModel.dump(literecord), expected: cDump, side: .literecord,
