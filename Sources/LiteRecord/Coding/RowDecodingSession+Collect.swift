@@ -29,19 +29,21 @@ extension RowDecodingSession {
             try rows.append(addingCapacity: room) { span in
                 try span.withUnsafeMutableBufferPointer { slots, built in
                     guard let base = slots.baseAddress else { return }
-                    while built < slots.count {
-                        guard try pendingRow || statement.step() else {
-                            done = true
-                            return
-                        }
-                        pendingRow = false
+                    let end = slots.count
+                    // The captured flags are read and set once per call, not per row: every
+                    // access to a captured variable goes through memory.
+                    var onRow = try pendingRow || statement.step()
+                    while onRow {
                         let slot = UnsafeMutableRawPointer(base + built)
                         if !layout.fill(from: handle, into: slot) {
                             slot.initializeMemory(
                                 as: T.self, to: try context.decodeThroughInitializer(T.self, session: self))
                         }
                         built += 1
+                        guard built < end else { return }
+                        onRow = try statement.step()
                     }
+                    done = true
                 }
             }
             guard !done else { break }
