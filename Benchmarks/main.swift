@@ -17,6 +17,8 @@ func main() -> Int32 {
             return 0
         case .run(let parsed):
             options = parsed
+        case .peakMemoryChild(let request):
+            return PeakMemory.runChild(request)
         }
     } catch {
         Console.writeError("error: \(error)\n\n\(Options.usage)\n")
@@ -27,6 +29,7 @@ func main() -> Int32 {
     let (selected, skippedPostgres) = PostgresWorkloads.partition(Catalog.select(options.filter))
     let concurrency = ConcurrentReads.isSelected(by: options.filter)
     let observation = ObservationDelay.isSelected(by: options.filter)
+    let peakMemory = PeakMemory.isSelected(by: options.filter)
     if options.listOnly {
         for (group, workload) in selected {
             let size = options.size(for: workload)
@@ -40,16 +43,23 @@ func main() -> Int32 {
         if observation {
             print("\(ObservationDelay.slug)  (\(ObservationDelay.group)): \(ObservationDelay.description)")
         }
+        if peakMemory {
+            print(
+                "\(PeakMemory.slug)  (\(PeakMemory.group), N = \(PeakMemory.size(options))): \(PeakMemory.description)"
+            )
+        }
         if !skippedPostgres.isEmpty { print(PostgresWorkloads.skipMessage(skippedPostgres)) }
         return 0
     }
     if !skippedPostgres.isEmpty {
         Console.writeError(PostgresWorkloads.skipMessage(skippedPostgres) + "\n")
-        if selected.isEmpty && !concurrency && !observation { return 0 }
+        if selected.isEmpty && !concurrency && !observation && !peakMemory { return 0 }
     }
-    guard !selected.isEmpty || concurrency || observation else {
+    guard !selected.isEmpty || concurrency || observation || peakMemory else {
         let known =
-            (Catalog.select(nil).map(\.workload.slug) + [ConcurrentReads.slug, ObservationDelay.slug])
+            (Catalog.select(nil).map(\.workload.slug) + [
+                ConcurrentReads.slug, ObservationDelay.slug, PeakMemory.slug,
+            ])
             .joined(separator: ", ")
         Console.writeError("error: no workload matches '\(options.filter ?? "")'; workloads: \(known)\n")
         return 2
@@ -79,6 +89,11 @@ func main() -> Int32 {
             concurrency ? try ConcurrentReads.run(options: options, scratch: scratch) : nil
         let observationResult =
             observation ? try ObservationDelay.run(options: options, scratch: scratch) : nil
+        // Without /proc (macOS), there is no peak to read: a note says so instead.
+        let peakMemorySkipped = peakMemory ? PeakMemory.unavailableReason : nil
+        let peakMemoryResult =
+            peakMemory && peakMemorySkipped == nil
+            ? try PeakMemory.run(options: options, scratch: scratch) : nil
         Console.endProgress()
         if !results.isEmpty {
             print(Report.table(results))
@@ -93,8 +108,18 @@ func main() -> Int32 {
             if !results.isEmpty || concurrencyResult != nil { print() }
             print(observationResult.report())
         }
+        if let peakMemorySkipped {
+            print()
+            print(peakMemorySkipped)
+        }
+        if let peakMemoryResult {
+            print()
+            print(peakMemoryResult.report())
+        }
         if let path = options.jsonPath {
-            let extra = concurrencyResult?.jsonEntries(description: ConcurrentReads.description) ?? []
+            let extra =
+                (concurrencyResult?.jsonEntries(description: ConcurrentReads.description) ?? [])
+                + (peakMemoryResult?.jsonEntries() ?? [])
             try write(Report.json(results, rounds: options.rounds, extra: extra), to: path)
         }
         if let path = options.svgPath {

@@ -1,6 +1,7 @@
 import LiteRecord
 
-/// The classic claim: inserts take ~10× longer without a transaction.
+/// The classic claim: inserts take ~10× longer without a transaction; and raw SQL, as users
+/// write it, against the same statements in C (`classic-transaction`, `raw-sql-find-by-key`).
 ///
 /// N rows go into a file database (WAL, `synchronous = NORMAL`) with bound parameters, once in
 /// autocommit mode (one implicit transaction per row) and once inside a single transaction,
@@ -37,7 +38,7 @@ enum ClassicInserts {
     static let group = WorkloadGroup(
         slug: "classic-inserts",
         description: "the classic claim: inserts take ~10x longer without a transaction",
-        workloads: [autocommit, transaction],
+        workloads: [autocommit, transaction, FindByKey.rawSQLWorkload],
         notes: notes)
 
     static let autocommit = Workload(

@@ -43,6 +43,32 @@ enum DesignTargets {
         }
     }
 
+    /// Tracker issue 32's targets for ``PeakMemory``: `fetchAll`'s peak at most this times C's,
+    /// and `forEach`'s at most this many MB (10^6 bytes), whatever N.
+    static let peakMemoryRatio = 1.1
+    static let forEachPeakMegabytes = 30.0
+
+    /// ``PeakMemory``'s figures against their targets, stated for its default N (1,000,000).
+    static func memoryNotes(_ result: PeakMemory.Result) -> [String] {
+        func verdict(_ met: Bool) -> String { met ? "met" : "missed" }
+        let ratio = result.ratio(.fetchAll)
+        let forEach = result.megabytes(.forEach)
+        var atSize = ""
+        if result.rows != PeakMemory.defaultSize {
+            atSize = " (at N = \(result.rows), not \(PeakMemory.defaultSize))"
+        }
+        return [
+            "\(PeakMemory.slug): fetchAll peak \(Report.format(result.megabytes(.fetchAll), decimals: 1)) MB, "
+                + "C \(Report.format(result.megabytes(.c), decimals: 1)) MB; ratio \(Report.format(ratio, decimals: 2)) "
+                + "vs target ≤ \(Report.format(peakMemoryRatio, decimals: 1))× C: \(verdict(ratio <= peakMemoryRatio))"
+                + atSize,
+            "\(PeakMemory.slug): forEach peak \(Report.format(forEach, decimals: 1)) MB "
+                + "(\(Report.format(result.aboveFloor(.forEach), decimals: 1)) above the process floor) vs target ≤ "
+                + "\(Report.format(forEachPeakMegabytes, decimals: 0)) MB: \(verdict(forEach <= forEachPeakMegabytes))"
+                + atSize,
+        ]
+    }
+
     /// `slug: C 1.234 µs/row, LiteRecord 2.345 µs/row (+1.111)`: both sides' cost per operation
     /// and LiteRecord's extra cost.
     static func costs(_ result: WorkloadResult) -> String {

@@ -65,16 +65,19 @@ enum FetchTenInts {
 
     // MARK: - Setup
 
-    /// Deterministic values of every varint size SQLite stores: 0 and 1, small, 32-bit and
-    /// 64-bit, negative.
+    /// The row at `index` (from 0) of the table: every varint size SQLite stores, 0 and 1,
+    /// small, 32-bit and 64-bit, negative.
+    static func value(at index: Int) -> TenInts {
+        TenInts(
+            a: index, b: index % 2, c: index % 100, d: -index, e: index &* 1_000_003,
+            f: 1 << (index % 62), g: (index &* 7919) % 10_007, h: Int(Int32.max) - index,
+            i: index &* index, j: 42)
+    }
+
+    /// The table's rows, ``value(at:)`` for 0..<N, in one database per side.
     @Sendable
     static func makeFixture(_ context: SetupContext) throws -> Fixture {
-        let expected = (0..<context.size).map { index in
-            TenInts(
-                a: index, b: index % 2, c: index % 100, d: -index, e: index &* 1_000_003,
-                f: 1 << (index % 62), g: (index &* 7919) % 10_007, h: Int(Int32.max) - index,
-                i: index &* index, j: 42)
-        }
+        let expected = (0..<context.size).map(value(at:))
         let rows: [[DatabaseValue]] = expected.map { value in
             [value.a, value.b, value.c, value.d, value.e, value.f, value.g, value.h, value.i, value.j]
                 .map { .integer(Int64($0)) }

@@ -39,6 +39,17 @@ enum FindByKey {
     static let workload = make(on: .memory)
     static let fileWorkload = make(on: .file)
 
+    /// The same lookups written as raw SQL, as users of `fetchAll(_:sql:)` write them: the key
+    /// interpolated (bound), the row decoded into ``Item`` as a plain `Decodable`. The C side
+    /// is the same prepared statement.
+    static let rawSQLWorkload = Workload(
+        on: .memory, slug: "raw-sql-find-by-key",
+        description: "fetchAll(Item.self, sql: \"SELECT * FROM items WHERE id = \\(key)\") for min(N, 10,000) keys",
+        unit: "lookup",
+        defaultSize: 100_000,
+        operations: lookups,
+        setup: makeFixture, c: runC, literecord: runLiteRecordRawSQL)
+
     /// The workload with its databases on `storage`.
     static func make(on storage: Storage) -> Workload {
         Workload(
@@ -128,6 +139,27 @@ enum FindByKey {
             if let item = try database.find(Item.self, id: key) {
                 items.append(item)
             }
+        }
+        return items
+    }
+
+    @Sendable
+    private static func runLiteRecordRawSQL(_ fixture: Fixture, _ context: RoundContext) throws -> Duration {
+        var items: [Item] = []
+        let elapsed = try Stopwatch.measure {
+            items = try findLiteRecordRawSQL(fixture.keys, fixture.literecord)
+        }
+        try verify(items, fixture: fixture, side: .literecord)
+        return elapsed
+    }
+
+    /// LiteRecord's measured work through raw SQL. Kept out of line for a profiler.
+    @inline(never)
+    static func findLiteRecordRawSQL(_ keys: [Int64], _ database: Database) throws -> [Item] {
+        var items: [Item] = []
+        items.reserveCapacity(keys.count)
+        for key in keys {
+            items += try database.fetchAll(Item.self, sql: #"SELECT * FROM "items" WHERE "id" = \#(key)"#)
         }
         return items
     }

@@ -59,4 +59,54 @@ private struct Memo: Model, Equatable {
         #expect(all[29].weight == 7.5)
         #expect(all[49].tags == ["t49"])
     }
+
+    /// Row counts at, just below and just above each size the array grows to (16, 32, 64, ...),
+    /// each fetched right after a different count: every row is kept once, in order, and a
+    /// result much smaller than the previous one does not keep the previous one's capacity.
+    @Test func rowCountsAroundEachGrowthKeepEveryRowOnce() throws {
+        let db = try Database(.inMemory)
+        try db.execute(sql: "CREATE TABLE numbers(value INTEGER NOT NULL, label TEXT NOT NULL)")
+        struct Number: Decodable, Equatable {
+            var value: Int
+            var label: String
+        }
+        #expect(RowDecoder.decodesInPlace(Number.self))
+        for count in [16, 0, 15, 16, 17, 31, 32, 33, 64, 5_000, 3, 65, 1_024, 1_025, 1] {
+            try db.execute(sql: "DELETE FROM numbers")
+            try db.execute(
+                sql: """
+                    WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i + 1 < \(count))
+                    INSERT INTO numbers SELECT i, 'label ' || i FROM n WHERE \(count) > 0
+                    """)
+            let numbers = try db.fetchAll(Number.self, sql: "SELECT value, label FROM numbers ORDER BY value")
+            let expected = (0..<count).map { Number(value: $0, label: "label \($0)") }
+            #expect(numbers == expected, "\(count) rows")
+            // No more than the doubling leaves spare, whatever the previous fetch returned.
+            #expect(numbers.capacity <= max(2 * count, 512), "\(count) rows")
+        }
+    }
+
+    /// A row that fails after the array grew several times: the error is the row's, and the
+    /// rows already moved to the larger memory are destroyed once (the address sanitizer
+    /// run of this suite checks the memory).
+    @Test func aFailingRowAfterSeveralGrowthsThrowsItsError() throws {
+        let db = try Database(.inMemory)
+        for index in 0..<1_500 {
+            var added = note(index)
+            try db.insert(&added)
+        }
+        try db.execute(sql: "UPDATE memos SET weight = 'heavy' WHERE id = 1000")
+        do {
+            _ = try db.fetchAll(Memo.self, sql: "SELECT * FROM memos WHERE id > 0")
+            Issue.record("expected the row with text in `weight` to fail")
+        } catch let error as RowDecodingError {
+            #expect(error.column == "weight")
+            #expect(error.isTypeMismatch)
+        }
+        try db.execute(sql: "UPDATE memos SET weight = 7.5 WHERE id = 1000")
+        let all = try db.fetchAll(Memo.self, sql: "SELECT * FROM memos WHERE id > 0")
+        #expect(all.count == 1_500)
+        #expect(all[999].weight == 7.5)
+        #expect(all[1_499].tags == ["t1499"])
+    }
 }
