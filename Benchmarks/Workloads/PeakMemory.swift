@@ -192,7 +192,7 @@ enum PeakMemory {
             return (0, 0)
         case .c:
             let database = try CDatabase(path: request.path)
-            return summarize(try FetchTenInts.fetchC(try database.prepare(sql)))
+            return summarize(try FetchTenInts.fetchC(try database.prepare(sql), count: request.rows))
         case .fetchAll:
             let database = try Database(path: request.path)
             return summarize(try database.fetchAll(FetchTenInts.TenInts.self, sql: SQL(sql)))

@@ -24,11 +24,17 @@ struct NeverMadeName: Decodable, Equatable {
     var name: String
 }
 
+/// An aggregate projection of ``NeverMade``.
+struct NeverMadeTotals: Decodable, Equatable {
+    var rows: Int
+}
+
 /// What each read of a model whose table does not exist returned.
 struct MissingTableReads: Equatable {
     var projected: [NeverMadeName] = []
     var projectedOne: NeverMadeName?
     var projectedEach: [NeverMadeName] = []
+    var totals: [NeverMadeTotals] = []
     var all: [NeverMade]
     var count: Int
     var found: NeverMade?
@@ -79,6 +85,8 @@ struct MissingTableReads: Equatable {
             // swift-format-ignore: ReplaceForEachWithForLoop
             try projection.forEach { each.append($0) }
             var reads = MissingTableReads.empty
+            reads.totals = try connection.query(NeverMade.self).select(NeverMadeTotals.self) { [$0.rowCount.as("rows")] }
+                .fetchAll()
             reads.projected = try projection.fetchAll()
             reads.projectedOne = try projection.fetchOne()
             reads.projectedEach = each
@@ -146,6 +154,8 @@ struct PostgresSchemaParityTests {
             // swift-format-ignore: ReplaceForEachWithForLoop
             try projection.forEach { each.append($0) }
             var reads = MissingTableReads.empty
+            reads.totals = try tx.query(NeverMade.self).select(NeverMadeTotals.self) { [$0.rowCount.as("rows")] }
+                .fetchAll()
             reads.projected = try projection.fetchAll()
             reads.projectedOne = try projection.fetchOne()
             reads.projectedEach = each
