@@ -1,4 +1,4 @@
-import Synchronization
+import Foundation
 
 /// The literals of an interpolated ``SQL`` value and the `?`s between them, recorded by
 /// address: the same on every call from one place in the code, and cheap to compare.
@@ -83,14 +83,29 @@ struct SQLPieces: Hashable, Sendable {
 /// code, not by the data); past ``capacity`` entries the text is built each time instead.
 enum SQLTextMemo {
     static let capacity = 4096
-    private static let texts = Mutex<[SQLPieces: String]>([:])
+    private static let memo = Memo()
 
     static func text(of pieces: SQLPieces) -> String {
-        if let text = texts.withLock({ $0[pieces] }) { return text }
-        let text = pieces.joined()
-        texts.withLock { texts in
-            if texts.count < capacity { texts[pieces] = text }
+        memo.text(of: pieces)
+    }
+
+    /// The texts behind a lock. An `NSLock` (a pthread mutex), not `Synchronization.Mutex`: the
+    /// thread sanitizer does not see the futex-based `Mutex` order its accesses.
+    private final class Memo: @unchecked Sendable {
+        // @unchecked Sendable: `texts` is only touched under `lock`.
+        private let lock = NSLock()
+        private var texts: [SQLPieces: String] = [:]
+
+        func text(of pieces: SQLPieces) -> String {
+            lock.lock()
+            let known = texts[pieces]
+            lock.unlock()
+            if let known { return known }
+            let text = pieces.joined()
+            lock.lock()
+            if texts.count < SQLTextMemo.capacity { texts[pieces] = text }
+            lock.unlock()
+            return text
         }
-        return text
     }
 }
