@@ -44,7 +44,8 @@ enum FindByKey {
     /// is the same prepared statement.
     static let rawSQLWorkload = Workload(
         on: .memory, slug: "raw-sql-find-by-key",
-        description: "fetchAll(Item.self, sql: \"SELECT * FROM items WHERE id = \\(key)\") for min(N, 10,000) keys",
+        description:
+            "fetchAll(Item.self, sql: \"SELECT * FROM items WHERE id = \\(key)\") for min(N, 10,000) keys",
         unit: "lookup",
         defaultSize: 100_000,
         operations: lookups,

@@ -85,8 +85,10 @@ struct MissingTableReads: Equatable {
             // swift-format-ignore: ReplaceForEachWithForLoop
             try projection.forEach { each.append($0) }
             var reads = MissingTableReads.empty
-            reads.totals = try connection.query(NeverMade.self).select(NeverMadeTotals.self) { [$0.rowCount.as("rows")] }
-                .fetchAll()
+            reads.totals = try connection.query(NeverMade.self).select(NeverMadeTotals.self) {
+                [$0.rowCount.as("rows")]
+            }
+            .fetchAll()
             reads.projected = try projection.fetchAll()
             reads.projectedOne = try projection.fetchOne()
             reads.projectedEach = each
@@ -154,8 +156,10 @@ struct PostgresSchemaParityTests {
             // swift-format-ignore: ReplaceForEachWithForLoop
             try projection.forEach { each.append($0) }
             var reads = MissingTableReads.empty
-            reads.totals = try tx.query(NeverMade.self).select(NeverMadeTotals.self) { [$0.rowCount.as("rows")] }
-                .fetchAll()
+            reads.totals = try tx.query(NeverMade.self).select(NeverMadeTotals.self) {
+                [$0.rowCount.as("rows")]
+            }
+            .fetchAll()
             reads.projected = try projection.fetchAll()
             reads.projectedOne = try projection.fetchOne()
             reads.projectedEach = each
