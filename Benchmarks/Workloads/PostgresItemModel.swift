@@ -40,7 +40,7 @@ struct PostgresItem: Model, Equatable {
 /// work on that same table, emptied with `TRUNCATE ... RESTART IDENTITY` outside the measured
 /// part, so they maintain the same columns, types and index. The SQL below is the text
 /// LiteRecordPostgres sends for each operation (see `PostgresContext+Models.swift`); a
-/// `SELECT` is checked against `PostgresQuery.sqlDescription` in setup.
+/// `SELECT` is checked against `Query.sqlDescription` in setup.
 enum PostgresItemModel {
     /// The environment variable naming the server; the PostgreSQL workloads are skipped without
     /// it.

@@ -190,12 +190,23 @@ extension PostgresContext {
         }
     }
 
-    /// Starts a query on a model's table, with the same query language as on SQLite.
+    /// Starts a query on a model's table: LiteRecord's own ``LiteRecord/Query``, the same type
+    /// and query language as on SQLite, run on PostgreSQL.
+    ///
+    /// Comparisons are null-safe as in Swift and text compares by bytes (`COLLATE "C"`) whatever
+    /// the database's locale, as on SQLite; PostgreSQL sorts NULL after every value in
+    /// ascending order (SQLite before): say `ascending(nulls:)` to choose. What
+    /// PostgreSQL cannot do throws when the query runs: the character `count` of a string
+    /// (PostgreSQL cannot count grapheme clusters) and `matching(fts5Query:)` (FTS5's query
+    /// language).
     ///
     /// - Parameter type: The model type.
     /// - Returns: A query matching every row.
-    public func query<M: Model>(_ type: M.Type) -> PostgresQuery<M> {
-        PostgresQuery(context: self)
+    public func query<M: Model>(_ type: M.Type) -> Query<M> {
+        let database = (self as? PostgresDatabase) ?? (self as? PostgresTransaction)?.session.database
+        return Query(
+            backend: PostgresQueryExecutor(target: PostgresQueryTarget(self)),
+            dateStorage: database?.configuration.dateStorage ?? .text)
     }
 }
 

@@ -23,19 +23,24 @@ extension PostgresDatabase {
     ///
     /// - Parameter query: The query; it runs on this database, whatever it was built on.
     /// - Returns: The observation; nothing runs until it is iterated.
-    public func observe<Including: PostgresIncludingQuery>(_ query: Including)
+    public func observe<Including: IncludingQuery>(_ query: Including)
         -> PostgresObservation<[Including.Element]>
     {
-        let tree = query.postgresRelationTree
+        let relationTree = query.relationTree
+        let tree = Result {
+            PostgresRelationTree(
+                target: try relationTree.backendQuery.postgresExecutor(for: "observe").target,
+                tree: relationTree)
+        }
         return PostgresObservation { onValue, onError in
             let observer = PostgresValueObserver<FetchedTree<Including.Element>>(
                 database: self,
                 prepare: {
                     try self.withSession { session in
-                        try tree.models.map { try session.readingAllRows(of: $0) }
+                        try tree.get().models.map { try session.readingAllRows(of: $0) }
                     }
                 },
-                fetch: { tx in try tree.fetch(on: tx, recordingRows: true) },
+                fetch: { tx in try tree.get().fetch(on: tx, recordingRows: true) },
                 isSame: { $0.rows == $1.rows },
                 onValue: { onValue($0.elements) }, onError: onError)
             observer.start()

@@ -86,8 +86,11 @@ extension PostgresDatabase {
     ///
     /// - Parameter query: The query; it runs on this database, whatever it was built on.
     /// - Returns: The observation; nothing runs until it is iterated.
-    public func observe<M: Model>(_ query: PostgresQuery<M>) -> PostgresObservation<[M]> {
-        let sql = Result { try query.selectSQL("*") }
+    public func observe<M: Model>(_ query: Query<M>) -> PostgresObservation<[M]> {
+        let sql = Result {
+            _ = try query.postgresExecutor(for: "observe")
+            return try SQLDialect.$current.withValue(.postgres) { try query.backendSelectSQL("*") }
+        }
         return PostgresObservation { onValue, onError in
             let observer = PostgresValueObserver<FetchedModels<M>>(
                 database: self,

@@ -3,7 +3,7 @@ import LiteRecord
 /// Where a PostgreSQL query runs: the ``PostgresDatabase`` it was built on, usable from any
 /// thread or task, or the transaction it was built in, usable only inside that closure.
 ///
-/// This is what lets ``PostgresQuery`` be `Sendable` (an `await` on it from the main actor in
+/// This is what lets a ``LiteRecord/Query`` built on PostgreSQL be `Sendable` (an `await` on it from the main actor in
 /// Swift 6 mode) while `tx.query(...)` keeps working inside a transaction.
 struct PostgresQueryTarget: @unchecked Sendable {
     // @unchecked Sendable, and why it is sound: a `PostgresDatabase` is `Sendable`. Any other

@@ -201,3 +201,26 @@ extension PostgresSession {
             """)
     }
 }
+
+extension PostgresSession {
+    /// Creates (or completes) the tables of models a query reads besides its own.
+    func prepareTables(of types: [any Model.Type]) throws {
+        for type in types { try prepareTable(type) }
+    }
+
+    private func prepareTable<T: Model>(_ type: T.Type) throws {
+        _ = try preparedTable(for: T.self)
+    }
+
+    /// As ``prepareTables(of:)``, for a read: `false` when this session never creates tables (a
+    /// `read`) and one of the tables does not exist, so that the read returns nothing, as
+    /// SQLite's does (no row can relate to a table that does not exist). Creates nothing.
+    func readableTables(of types: [any Model.Type]) throws -> Bool {
+        for type in types where try !readableTable(type) { return false }
+        return true
+    }
+
+    private func readableTable<T: Model>(_ type: T.Type) throws -> Bool {
+        try readableTable(for: T.self) != nil
+    }
+}

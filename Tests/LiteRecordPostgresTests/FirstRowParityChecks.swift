@@ -15,7 +15,6 @@ protocol FirstRowQuery<M> {
 }
 
 extension Query: FirstRowQuery {}
-extension PostgresQuery: FirstRowQuery {}
 
 enum FirstRowParityChecks {
     static func limits(_ backend: any TestBackend) throws {

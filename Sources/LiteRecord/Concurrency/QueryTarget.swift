@@ -17,7 +17,10 @@ enum QueryTarget: @unchecked Sendable {
     /// A transaction's or read's connection (or another context that is not `Sendable`): only
     /// the thread that built the query, inside that closure.
     case confined(any DatabaseContext, thread: UInt)
-    /// No SQLite context: a query another backend builds and runs itself (see `SQLDialect`).
+    /// Another database (PostgreSQL), which runs the query's operations itself (see
+    /// `QueryBackend`).
+    case backend(any QueryBackend)
+    /// Nowhere: a query whose SQL alone is wanted, in the dialect current where it is built.
     case detached
 
     init(_ context: any DatabaseContext) {
@@ -34,6 +37,12 @@ enum QueryTarget: @unchecked Sendable {
         return nil
     }
 
+    /// The backend, when the query was built on a database other than SQLite.
+    var backend: (any QueryBackend)? {
+        if case .backend(let backend) = self { return backend }
+        return nil
+    }
+
     /// The context to run the query on.
     ///
     /// - Throws: ``DatabaseError`` with ``ResultCode/misuse`` when a query built on a
@@ -42,10 +51,11 @@ enum QueryTarget: @unchecked Sendable {
         switch self {
         case .database(let database):
             return database
-        case .detached:
+        case .backend, .detached:
+            // A backend's query is handed to its backend before it gets here.
             throw DatabaseError(
                 resultCode: .misuse,
-                message: "this query was built for another backend (PostgreSQL) and runs only there")
+                message: "this query was built on no SQLite database and runs only where it was built")
         case .confined(let context, let thread):
             guard thread == ThreadIdentity.current else {
                 throw DatabaseError(

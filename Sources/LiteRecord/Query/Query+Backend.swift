@@ -36,6 +36,9 @@ extension Query {
 }
 
 extension Projection {
+    /// The query whose rows the projection selects from.
+    package var backendQuery: Query<M> { query }
+
     /// The projection's SELECT in the current dialect: the columns it selects, from the rows of
     /// its query.
     ///

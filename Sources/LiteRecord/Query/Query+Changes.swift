@@ -49,9 +49,10 @@ extension Query {
     ///   constraint violation (nothing is changed then).
     @discardableResult
     public func updateAll(_ assignments: (Columns<M>) -> [ColumnAssignment]) throws -> Int {
-        let sets = assignments(columns)
+        let sets = inDialect { assignments(columns) }
         if let error = sets.lazy.compactMap(\.error).first { throw error }
         guard let first = sets.first else { return 0 }
+        if let backend { return try backend.updateAll(self, sets) }
         let setClause = sets.dropFirst().reduce(first.sql) { "\($0), \($1.sql)" }
         return try run { connection, table in
             var sql: SQL = "UPDATE \(SQL(SQL.quoteIdentifier(table.tableName))) SET \(setClause)"
@@ -67,7 +68,8 @@ extension Query {
     /// - Throws: ``SchemaError``, ``DatabaseError``.
     @discardableResult
     public func deleteAll() throws -> Int {
-        try run { connection, table in
+        if let backend { return try backend.deleteAll(self) }
+        return try run { connection, table in
             var sql: SQL = "DELETE FROM \(SQL(SQL.quoteIdentifier(table.tableName)))"
             sql.append(try rowSelection(table, on: connection))
             try connection.execute(sql)

@@ -43,7 +43,8 @@ extension Query {
     /// - Returns: The model.
     /// - Throws: As ``fetchAll()-2xr4o``.
     public func fetchOne() throws -> M? {
-        try runReading { connection, table in
+        if let backend { return try backend.fetchOne(self) }
+        return try runReading { connection, table in
             try connection.fetchFirstModel(
                 M.self, table: table, sql: firstRowOnly.selectSQL("*", table: table))
         }
@@ -70,6 +71,10 @@ extension Query {
     /// hands all of them over at once when they are built in place).
     @usableFromInline
     func forEachModel(collectingAll: (([M]) -> Void)? = nil, _ body: (consuming M) throws -> Void) throws {
+        if let backend {
+            guard let collectingAll else { return try backend.forEach(self) { try body($0) } }
+            return collectingAll(try backend.fetchAll(self))
+        }
         try runReading { connection, table in
             try connection.forEachModel(
                 M.self, table: table, sql: selectSQL("*", table: table), collectingAll: collectingAll, body)
@@ -82,7 +87,8 @@ extension Query {
     /// - Returns: The count.
     /// - Throws: ``SchemaError``, ``DatabaseError``.
     public func count() throws -> Int {
-        try runReading { connection, table in
+        if let backend { return try backend.count(self) }
+        return try runReading { connection, table in
             let sql: SQL =
                 limitCount == nil && offsetCount == nil && !isDistinct && groupKeys.isEmpty
                 ? selectSQL("count(*)", table: table, ordered: false)
@@ -96,7 +102,8 @@ extension Query {
     /// - Returns: `true` when at least one row matches.
     /// - Throws: ``SchemaError``, ``DatabaseError``.
     public func exists() throws -> Bool {
-        try runReading { connection, table in
+        if let backend { return try backend.exists(self) }
+        return try runReading { connection, table in
             let inner = firstRowOnly.selectSQL("1", table: table, ordered: false)
             return try connection.fetchOne(Bool.self, sql: "SELECT EXISTS (\(inner))") ?? false
         }
@@ -109,7 +116,7 @@ extension Query {
     )
         throws -> T?
     {
-        let selected = column(columns)
+        let selected = inDialect { column(columns) }
         if let error = selected.error { throw error }
         guard groupKeys.isEmpty else {
             // One value per group: a scalar would silently be the first group's.
@@ -117,6 +124,7 @@ extension Query {
                 "\(function)() of a grouped query has one value per group; use select(_:_:) with a "
                     + "per-group aggregate instead, such as `$0.score.sum.as(\"total\")`")
         }
+        if let backend { return try backend.aggregate(self, function, of: selected, as: T.self) }
         return try runReading { connection, table in
             let aggregate: SQL =
                 function == "min" || function == "max"

@@ -103,6 +103,10 @@ extension Query {
     ///   plain column of the model (an expression, a JSON member) or the model has no primary
     ///   key, and when `limit` is negative.
     public func page(after cursor: M?, limit: Int) -> Query {
+        inDialect { pageInDialect(after: cursor, limit: limit) }
+    }
+
+    private func pageInDialect(after cursor: M?, limit: Int) -> Query {
         var copy = self
         copy.limitCount = limit
         copy.offsetCount = nil

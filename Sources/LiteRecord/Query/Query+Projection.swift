@@ -101,6 +101,7 @@ public struct Projection<M: Model, T: Decodable>: Sendable {
     /// - Parameter body: Called with each row.
     /// - Throws: As ``fetchAll()-6n8cn``, or what `body` throws.
     public func forEach(_ body: (T) throws -> Void) throws {
+        if let backend = query.backend { return try backend.forEach(self, body) }
         try query.runReading { connection, table in
             let sql = query.selectSQL(try selectionSQL(table), table: table)
             try connection.withStatement(sql) { statement in
@@ -117,6 +118,7 @@ public struct Projection<M: Model, T: Decodable>: Sendable {
     /// The SELECT this projection runs, with its arguments.
     public var sqlDescription: String {
         do {
+            if query.backend != nil { return try query.inDialect { try backendSelectSQL() }.description }
             let table = try TableSchemaCache.schema(for: M.self)
             return query.selectSQL(try selectionSQL(table), table: table).description
         } catch {
@@ -143,7 +145,7 @@ extension Query {
     public func select<T: Decodable>(
         _ type: T.Type, _ selection: (Columns<M>) -> [SelectedColumn]
     ) -> Projection<M, T> {
-        Projection(query: self, selection: selection(columns))
+        Projection(query: self, selection: inDialect { selection(columns) })
     }
 
     /// Groups the rows by one or more columns, for aggregates in ``select(_:_:)``.

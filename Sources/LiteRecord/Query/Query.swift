@@ -47,11 +47,22 @@ public struct Query<M: Model>: Sendable {
         self.dateStorage = dateStorage
     }
 
-    /// A query of every row of the model's table that runs on no SQLite database: another
-    /// backend builds it, narrows it with the public methods, and runs the SQL it gives
+    /// A query of every row of the model's table on another database, which runs its
+    /// operations (`QueryBackend`) with the SQL the query builds in its dialect
     /// (`Query+Backend.swift`).
     ///
-    /// - Parameter dateStorage: How the backend stores dates.
+    /// - Parameters:
+    ///   - backend: The database that runs the query.
+    ///   - dateStorage: How the backend stores dates.
+    package init(backend: any QueryBackend, dateStorage: DateStorage) {
+        self.target = .backend(backend)
+        self.dateStorage = dateStorage
+    }
+
+    /// A query that runs nowhere, for its SQL alone (`Query+Backend.swift`), built in the dialect
+    /// current where each part is built.
+    ///
+    /// - Parameter dateStorage: How dates are stored.
     package init(backendWithDateStorage dateStorage: DateStorage) {
         self.target = .detached
         self.dateStorage = dateStorage
@@ -89,7 +100,7 @@ public struct Query<M: Model>: Sendable {
     /// - Returns: The narrowed query.
     public func `where`(_ condition: (Columns<M>) -> Condition) -> Query {
         var copy = self
-        copy.conditions.append(condition(columns))
+        copy.conditions.append(inDialect { condition(columns) })
         return copy
     }
 
@@ -110,7 +121,7 @@ public struct Query<M: Model>: Sendable {
     /// - Returns: The sorted query.
     public func order(_ ordering: (Columns<M>) -> Ordering) -> Query {
         var copy = self
-        copy.orderings = [ordering(columns)]
+        copy.orderings = [inDialect { ordering(columns) }]
         return copy
     }
 
@@ -219,6 +230,7 @@ public struct Query<M: Model>: Sendable {
     /// The SELECT this query runs, with its arguments, for debugging and tests.
     public var sqlDescription: String {
         do {
+            if backend != nil { return try inDialect { try backendSelectSQL("*") }.description }
             if let buildError { throw buildError }
             let table = try TableSchemaCache.schema(for: M.self)
             return selectSQL("*", table: table).description

@@ -83,6 +83,15 @@ extension Query {
         _ related: Related.Type, preferring preference: Relation.Preference, via: PropertyReference?,
         _ condition: (Columns<Related>) -> Condition, usage: String
     ) -> Query {
+        inDialect {
+            relatedFilterInDialect(related, preferring: preference, via: via, condition, usage: usage)
+        }
+    }
+
+    private func relatedFilterInDialect<Related: Model>(
+        _ related: Related.Type, preferring preference: Relation.Preference, via: PropertyReference?,
+        _ condition: (Columns<Related>) -> Condition, usage: String
+    ) -> Query {
         let inner = condition(
             Columns(
                 table: Result { try TableSchemaCache.schema(for: Related.self) }, dateStorage: dateStorage))

@@ -50,6 +50,7 @@ public struct QueryIncludingAll<Root: Model, Target: Model>: Sendable {
     ///   `via:` does not say which; ``DatabaseError``, ``RowDecodingError``.
     /// - Complexity: Two `SELECT` statements (in one read transaction), whatever the number of roots.
     public func fetchAll() throws -> [(Root, [Target])] {
+        if root.backend != nil { return try relationTree.fetchAll() }
         if let error = root.buildError ?? children.buildError { throw error }
         try checkChildrenQuery()
         let load = try load.get()

@@ -26,6 +26,9 @@ package protocol RelationTreeBackend {
 }
 
 extension RelationTree {
+    /// The query of the tree's roots.
+    package var backendQuery: Query<Root> { query }
+
     /// Every model whose table the tree reads: the roots', those their filters read, and those
     /// of every level below.
     package var models: [any Model.Type] {

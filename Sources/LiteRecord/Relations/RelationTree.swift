@@ -158,6 +158,7 @@ extension RelationTree {
     /// Runs the tree from its top: the roots' query, then one query per level below, in one
     /// read snapshot.
     func fetchAll() throws -> [Element] {
+        if let backend = query.backend { return try backend.fetchAll(self) }
         if let error = query.buildError { throw error }
         try check()
         return try query.context.withReader(preparing: Root.self) { connection in

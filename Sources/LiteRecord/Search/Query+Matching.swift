@@ -77,8 +77,8 @@ extension Query {
     ///
     /// Unlike ``matching(_:)``, the text is FTS5 syntax (`"swift OR rust"`, `"title: swi*"`,
     /// `"NEAR(swift orm, 3)"`); use it only for text your app writes, never for raw user input.
-    /// SQLite only: PostgreSQL reads another query language, and `PostgresQuery` has no such
-    /// method.
+    /// SQLite only: PostgreSQL reads another query language; a query on PostgreSQL throws a
+    /// ``SchemaError`` when it runs.
     ///
     /// - Parameter fts5Query: An FTS5 full-text query.
     /// - Returns: The narrowed query. Running it throws ``DatabaseError`` (`fts5: syntax error

@@ -49,7 +49,8 @@ extension Query {
     public func fetchAll(withSnippetsOf property: PartialKeyPath<M>, style: SnippetStyle = SnippetStyle())
         throws -> [(M, String)]
     {
-        try runReading { connection, table in
+        if let backend { return try backend.fetchAll(self, withSnippetsOf: property, style: style) }
+        return try runReading { connection, table in
             let query = try selectingSnippet(of: property, style: style, table: table)
             var results: [(M, String)] = []
             try connection.withStatement(query.selectSQL("*", table: table)) { statement in

@@ -2,7 +2,7 @@ import Foundation
 import LiteRecord
 import LiteRecordPostgres
 
-/// A query of either backend, a SQLite `Query` or a `PostgresQuery`, with the operations the
+/// A query of either backend (LiteRecord's `Query` on both), with the operations the
 /// parity checks run, so that one source builds both. Every requirement is the libraries' own
 /// method, of the same signature on both: the conformances add nothing but the projections.
 protocol ParityQuery<M>: ParityOptionalColumnAggregates {
@@ -36,7 +36,7 @@ protocol ParityQuery<M>: ParityOptionalColumnAggregates {
     func min<Value: Comparable & Decodable>(_ column: (Columns<M>) -> Column<Value>) throws -> Value?
     func max<Value: Comparable & Decodable>(_ column: (Columns<M>) -> Column<Value>) throws -> Value?
     func average<Value: Numeric>(_ column: (Columns<M>) -> Column<Value>) throws -> Double?
-    /// `select(T.self)`: a `Projection` or a `PostgresProjection`.
+    /// `select(T.self)`: a `Projection`.
     func paritySelect<T: Decodable>(_ type: T.Type) -> any ParityProjection<T>
     /// `select(T.self) { selection }`.
     func paritySelect<T: Decodable>(_ type: T.Type, _ selection: (Columns<M>) -> [SelectedColumn])
@@ -54,7 +54,7 @@ protocol ParityOptionalColumnAggregates<M> {
     func average<Value: Numeric>(_ column: (Columns<M>) -> Column<Value?>) throws -> Double?
 }
 
-/// A projection of either backend, `Projection` or `PostgresProjection`.
+/// A projection of either backend (LiteRecord's `Projection` on both).
 protocol ParityProjection<T> {
     associatedtype T: Decodable
     func fetchAll() throws -> [T]
@@ -63,16 +63,8 @@ protocol ParityProjection<T> {
 }
 
 extension Projection: ParityProjection {}
-extension PostgresProjection: ParityProjection {}
 
 extension Query: ParityQuery {
-    func paritySelect<T: Decodable>(_ type: T.Type) -> any ParityProjection<T> { select(T.self) }
-    func paritySelect<T: Decodable>(_ type: T.Type, _ selection: (Columns<M>) -> [SelectedColumn])
-        -> any ParityProjection<T>
-    { select(T.self, selection) }
-}
-
-extension PostgresQuery: ParityQuery {
     func paritySelect<T: Decodable>(_ type: T.Type) -> any ParityProjection<T> { select(T.self) }
     func paritySelect<T: Decodable>(_ type: T.Type, _ selection: (Columns<M>) -> [SelectedColumn])
         -> any ParityProjection<T>

@@ -138,8 +138,8 @@ extension SQLiteBackend: RelationTestBackend {
 }
 
 extension PostgresBackend: RelationTestBackend {
-    /// `query(M.self)` shaped as `shape` says, as a `PostgresQuery`.
-    func rootQuery<M: Model>(_ shape: RootShape<M>) -> PostgresQuery<M> {
+    /// `query(M.self)` shaped as `shape` says, as a query on PostgreSQL.
+    func rootQuery<M: Model>(_ shape: RootShape<M>) -> Query<M> {
         context.query(M.self).shaped(by: shape)
     }
 

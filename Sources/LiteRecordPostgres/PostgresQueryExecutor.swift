@@ -1,0 +1,163 @@
+import LiteRecord
+
+/// What runs a LiteRecord ``LiteRecord/Query`` built on PostgreSQL (`pg.query(Player.self)`): the
+/// query is LiteRecord's own type, built in PostgreSQL's dialect, and each operation that reads
+/// or writes rows comes here with it.
+///
+/// Every read first creates or checks the tables it reads: a model never saved reads as an
+/// empty table, and in a `read` (which creates nothing) a missing table reads as empty, as on
+/// SQLite.
+struct PostgresQueryExecutor: QueryBackend {
+    let target: PostgresQueryTarget
+
+    var dialect: SQLDialect { .postgres }
+
+    /// The database or transaction to run on (see ``PostgresQueryTarget``).
+    var context: any PostgresContext { get throws { try target.context() } }
+
+    /// The query's SQL, built in PostgreSQL's dialect.
+    private func sql(_ build: () throws -> SQL) throws -> SQL {
+        try SQLDialect.$current.withValue(.postgres, operation: build)
+    }
+
+    /// Runs `body` with a session and the query's table once the tables it reads are created or
+    /// checked; `nil`, without running it, when one of them cannot exist (in a `read`).
+    private func reading<M: Model, T>(
+        _ query: Query<M>, _ body: (PostgresSession, BackendTable) throws -> T
+    ) throws -> T? {
+        try context.withSession { session in
+            guard let table = try session.readableTable(for: M.self),
+                try session.readableTables(of: query.backendRelatedModels)
+            else { return nil }
+            return try body(session, table)
+        }
+    }
+
+    func fetchAll<M: Model>(_ query: Query<M>) throws -> [M] {
+        let sql = try sql { try query.backendSelectSQL("*") }
+        return try reading(query) { session, table in
+            let decoder = table.rowDecoder(dateStorage: session.dateStorage)
+            return try session.execute(sql).lrRows.map { try decoder.decode(M.self, from: $0) }
+        } ?? []
+    }
+
+    func fetchOne<M: Model>(_ query: Query<M>) throws -> M? {
+        // The query's own limit and offset stay: `limit(0)` has no first row.
+        try fetchAll(query.firstRowOnly).first
+    }
+
+    func forEach<M: Model>(_ query: Query<M>, _ body: (M) throws -> Void) throws {
+        let sql = try sql { try query.backendSelectSQL("*") }
+        _ = try reading(query) { session, table in
+            let decoder = table.rowDecoder(dateStorage: session.dateStorage)
+            try session.forEachRow(sql) { row in try body(decoder.decode(M.self, from: row)) }
+        }
+    }
+
+    func count<M: Model>(_ query: Query<M>) throws -> Int {
+        let sql = try sql { try query.backendCountSQL() }
+        return try reading(query) { session, _ in
+            guard case .integer(let count)? = try session.execute(sql).rows.first?.first else { return 0 }
+            return Int(count)
+        } ?? 0
+    }
+
+    func exists<M: Model>(_ query: Query<M>) throws -> Bool {
+        try count(query.firstRowOnly) > 0
+    }
+
+    func aggregate<M: Model, Value, Result: Decodable>(
+        _ query: Query<M>, _ function: String, of column: Column<Value>, as type: Result.Type
+    ) throws -> Result? {
+        let sql = try sql {
+            try query.backendAggregateSQL(function, { _ in column }, resultType: Result.self)
+        }
+        return try reading(query) { session, _ in
+            guard let row = try session.execute(sql).lrRows.first else { return nil }
+            return try RowDecoder(dateStorage: session.dateStorage).decode(Result?.self, from: row)
+        } ?? nil
+    }
+
+    func updateAll<M: Model>(_ query: Query<M>, _ assignments: [ColumnAssignment]) throws -> Int {
+        let built = try SQLDialect.$current.withValue(.postgres) {
+            try query.backendUpdateSQL({ _ in assignments }, rowIdentity: "ctid")
+        }
+        guard let sql = built else { return 0 }
+        return try changing(query, sql)
+    }
+
+    func deleteAll<M: Model>(_ query: Query<M>) throws -> Int {
+        try changing(query, try sql { try query.backendDeleteSQL(rowIdentity: "ctid") })
+    }
+
+    /// Runs a bulk change once the tables it touches exist.
+    private func changing<M: Model>(_ query: Query<M>, _ sql: SQL) throws -> Int {
+        try context.withSession { session in
+            _ = try session.preparedTable(for: M.self)
+            try session.prepareTables(of: query.backendRelatedModels)
+            return try session.execute(sql).changes
+        }
+    }
+
+    func forEach<M: Model, T: Decodable>(_ projection: Projection<M, T>, _ body: (T) throws -> Void) throws {
+        let sql = try sql { try projection.backendSelectSQL() }
+        _ = try reading(projection.backendQuery) { session, _ in
+            let decoder = RowDecoder(dateStorage: session.dateStorage)
+            try session.forEachRow(sql) { row in try body(decoder.decode(T.self, from: row)) }
+        }
+    }
+
+    func fetchAll<M: Model>(
+        _ query: Query<M>, withSnippetsOf property: PartialKeyPath<M>, style: SnippetStyle
+    ) throws -> [(M, String)] {
+        var column = ""
+        let sql = try sql {
+            let snippet = try query.backendSnippetSQL(of: property, style: style)
+            column = snippet.column
+            return snippet.sql
+        }
+        return try reading(query) { session, table in
+            let decoder = table.rowDecoder(dateStorage: session.dateStorage)
+            return try session.execute(sql).lrRows.map { row in
+                let model = try decoder.decode(M.self, from: row)
+                let marked = try row.value(String?.self, named: BackendTable.snippetColumn) ?? ""
+                let fragment = try row.value(String?.self, named: BackendTable.fragmentColumn) ?? ""
+                // The indexed value as text; another type counts as wholly shown.
+                let document: String
+                switch try row.value(named: column) {
+                case .text(let text): document = text
+                case .integer(let integer): document = String(integer)
+                default: document = fragment
+                }
+                return (model, style.postgresSnippet(marked: marked, fragment: fragment, document: document))
+            }
+        } ?? []
+    }
+
+    func fetchAll<Root: Model, Element>(_ tree: RelationTree<Root, Element>) throws -> [Element] {
+        try PostgresRelationTree(target: target, tree: tree).fetchAll()
+    }
+
+    func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        // A query built on a transaction runs inside that transaction's closure, on its thread.
+        guard let database = target.database else { return try work() }
+        return try await database.runCancellable { _ in try work() }
+    }
+}
+
+extension Query {
+    /// The PostgreSQL database or transaction the query was built on.
+    ///
+    /// - Parameter operation: What is asked of the query, for the error.
+    /// - Throws: ``LiteRecord/DatabaseError`` with ``LiteRecord/ResultCode/misuse`` for a query
+    ///   built on a SQLite database (its SQL is SQLite's).
+    func postgresExecutor(for operation: String) throws -> PostgresQueryExecutor {
+        guard let executor = backend as? PostgresQueryExecutor else {
+            throw DatabaseError(
+                resultCode: .misuse,
+                message: "\(operation) takes a query built on this PostgreSQL database (pg.query), "
+                    + "not one built on SQLite")
+        }
+        return executor
+    }
+}
