@@ -24,7 +24,7 @@ extension PostgresDatabase {
     /// - Parameter query: The query; it runs on this database, whatever it was built on.
     /// - Returns: The observation; nothing runs until it is iterated.
     public func observe<Including: IncludingQuery>(_ query: Including)
-        -> PostgresObservation<[Including.Element]>
+        -> DatabaseObservation<[Including.Element]>
     {
         let relationTree = query.relationTree
         let tree = Result {
@@ -32,7 +32,7 @@ extension PostgresDatabase {
                 target: try relationTree.backendQuery.postgresExecutor(for: "observe").target,
                 tree: relationTree)
         }
-        return PostgresObservation { onValue, onError in
+        return DatabaseObservation { onValue, onError in
             let observer = PostgresValueObserver<FetchedTree<Including.Element>>(
                 database: self,
                 prepare: {

@@ -1,76 +1,10 @@
 import Foundation
 import LiteRecord
 
-/// The results of a fetch on PostgreSQL, now and after every committed change that alters
-/// them: an `AsyncSequence` made by ``PostgresDatabase/observe(_:)->PostgresObservation<[M]>``.
-///
-/// Iterating it fetches the value at once, then again after each committed transaction that
-/// changed a table the fetch reads, from any client: this process, another
-/// ``PostgresDatabase``, another program or `psql` (LiteRecord installs a trigger that
-/// `NOTIFY`s, and one connection per database `LISTEN`s). Rolled-back work is never reported.
-/// A value equal to the last one delivered is not delivered again. Bursts are coalesced: a slow
-/// consumer gets the freshest value, not every intermediate one. Iteration ends when the
-/// consuming task is cancelled, and throws if a fetch fails or the listening connection breaks.
-///
-/// ```swift
-/// for try await players in pg.observe(pg.query(Player.self).order { $0.score.descending }) {
-///     scoreboard.show(players)
-/// }
-/// ```
-public struct PostgresObservation<Value: Sendable>: AsyncSequence, Sendable {
-    public typealias Element = Value
+/// Observations on PostgreSQL are LiteRecord's ``LiteRecord/DatabaseObservation``, as on SQLite.
+@available(*, deprecated, renamed: "DatabaseObservation", message: "the same type as on SQLite")
+public typealias PostgresObservation<Value: Sendable> = DatabaseObservation<Value>
 
-    /// Starts an observer delivering to the two callbacks; returns what cancels it.
-    let start:
-        @Sendable (
-            _ onValue: @escaping @Sendable (Value) -> Void, _ onError: @escaping @Sendable (any Error) -> Void
-        ) -> @Sendable () -> Void
-
-    /// Produces the observed values.
-    public struct AsyncIterator: AsyncIteratorProtocol {
-        var base: AsyncThrowingStream<Value, any Error>.AsyncIterator
-        /// Stops the observation when the last copy of the iterator goes (a `break` out of
-        /// the loop): the stream alone would keep it running, since the observer holds it.
-        let stopper: Stopper
-
-        /// The next fresh value; `nil` once the consuming task is cancelled.
-        ///
-        /// - Returns: The value.
-        /// - Throws: The error of a fetch that failed, which ends the observation.
-        public mutating func next() async throws -> Value? {
-            try await base.next()
-        }
-    }
-
-    /// Starts an observation of its own: it listens to the tables and fetches the first value.
-    ///
-    /// - Returns: The iterator; the observation stops when iteration ends or the task is
-    ///   cancelled, and the last observation of a database stops its listening connection.
-    public func makeAsyncIterator() -> AsyncIterator {
-        let (stream, continuation) = AsyncThrowingStream.makeStream(
-            of: Value.self, throwing: (any Error).self, bufferingPolicy: .bufferingNewest(1))
-        let cancel = start({ continuation.yield($0) }, { continuation.finish(throwing: $0) })
-        continuation.onTermination = { _ in cancel() }
-        // Finishing runs `onTermination`, which cancels, and releases it: nothing is left
-        // holding the observer.
-        return AsyncIterator(base: stream.makeAsyncIterator(), stopper: Stopper { continuation.finish() })
-    }
-
-    /// Runs its closure when released.
-    final class Stopper: Sendable {
-        private let stop: @Sendable () -> Void
-
-        init(_ stop: @escaping @Sendable () -> Void) {
-            self.stop = stop
-        }
-
-        deinit {
-            stop()
-        }
-    }
-}
-
-/// The rows of a query as fetched (compared to tell a change) and as decoded.
 struct FetchedModels<M: Model>: Sendable {
     let rows: [[DatabaseValue]]
     let models: [M]
@@ -79,19 +13,30 @@ struct FetchedModels<M: Model>: Sendable {
 extension PostgresDatabase {
     /// Observes the results of a query, as an `AsyncSequence` of fresh arrays of models.
     ///
-    /// The model's table is created first when it does not exist yet. The tables the query
-    /// reads are taken from its plan (joins and subqueries included) and each gets LiteRecord's
-    /// notifying trigger (see the PostgreSQL article). New results are delivered only when the rows
-    /// differ from the last ones delivered.
+    /// Unlike SQLite's, an observation on PostgreSQL sees commits from every client: this
+    /// process, another ``PostgresDatabase``, another program or `psql` (a trigger `NOTIFY`s,
+    /// and one connection per database `LISTEN`s). The model's table is created first when it
+    /// does not exist yet. The tables the query reads are taken from its plan (joins and
+    /// subqueries included) and each gets LiteRecord's notifying trigger (see the PostgreSQL
+    /// article). New results are delivered only when the rows differ from the last ones
+    /// delivered. Iteration throws if a fetch fails or the listening connection breaks.
     ///
-    /// - Parameter query: The query; it runs on this database, whatever it was built on.
-    /// - Returns: The observation; nothing runs until it is iterated.
-    public func observe<M: Model>(_ query: Query<M>) -> PostgresObservation<[M]> {
+    /// ```swift
+    /// for try await players in pg.observe(pg.query(Player.self).order { $0.score.descending }) {
+    ///     scoreboard.show(players)
+    /// }
+    /// ```
+    ///
+    /// - Parameter query: A query built on this database (`pg.query`): its SQL is PostgreSQL's.
+    /// - Returns: The observation; nothing runs until it is iterated. A query built on a SQLite
+    ///   database makes the iteration throw ``LiteRecord/DatabaseError`` with
+    ///   ``LiteRecord/ResultCode/misuse``.
+    public func observe<M: Model>(_ query: Query<M>) -> DatabaseObservation<[M]> {
         let sql = Result {
             _ = try query.postgresExecutor(for: "observe")
             return try SQLDialect.$current.withValue(.postgres) { try query.backendSelectSQL("*") }
         }
-        return PostgresObservation { onValue, onError in
+        return DatabaseObservation { onValue, onError in
             let observer = PostgresValueObserver<FetchedModels<M>>(
                 database: self,
                 prepare: {
@@ -128,12 +73,28 @@ extension PostgresDatabase {
     /// - Returns: The observation; nothing runs until it is iterated.
     public func observe<Value: Sendable & Equatable>(
         _ fetch: @escaping @Sendable (PostgresTransaction) throws -> Value
-    ) -> PostgresObservation<Value> {
-        PostgresObservation { onValue, onError in
+    ) -> DatabaseObservation<Value> {
+        DatabaseObservation { onValue, onError in
             let observer = PostgresValueObserver<Value>(
                 database: self, prepare: { [] }, fetch: fetch, isSame: ==, onValue: onValue, onError: onError)
             observer.start()
             return { observer.cancel() }
         }
+    }
+
+    /// Observes the results of a query with callbacks instead of a loop, as SQLite's
+    /// `observe(_:onChange:onError:)` does.
+    ///
+    /// - Parameters:
+    ///   - query: A query built on this database, as ``observe(_:)-(Query<M>)`` takes it.
+    ///   - onChange: Called with the first results, then with each fresh ones, on a thread of
+    ///     the observer's.
+    ///   - onError: Called once if a fetch fails, which ends the observation.
+    /// - Returns: What stops the observation; releasing it stops it too.
+    public func observe<M: Model>(
+        _ query: Query<M>, onChange: @escaping @Sendable ([M]) -> Void,
+        onError: @escaping @Sendable (any Error) -> Void = { _ in }
+    ) -> DatabaseCancellable {
+        observe(query).observing(onChange: onChange, onError: onError)
     }
 }

@@ -161,4 +161,44 @@ struct OneQueryTypeTests {
         #expect(try await query.including(all: Lap.self).fetchAll().map(\.1.count) == [0])
         #expect(try await query.deleteAll() == 1)
     }
+
+    @Test func observingWithCallbacksOnPostgreSQLDeliversTheFirstAndTheNextResults() throws {
+        let pg = try PostgresTestServer.freshDatabase()
+        let seen = ObservedNames()
+        let cancellable = pg.observe(
+            pg.query(Racer.self).order { $0.name }, onChange: { seen.append($0.map(\.name)) })
+        try seen.wait(forCount: 1)
+        var racer = Racer(id: nil, name: "Fay", team: nil, laps: 2)
+        try pg.insert(&racer)
+        try seen.wait(forCount: 2)
+        cancellable.cancel()
+        #expect(seen.values == [[], ["Fay"]])
+    }
+}
+
+/// The values a callback observation delivered, waited for from the test's thread.
+private final class ObservedNames: @unchecked Sendable {
+    // @unchecked Sendable: `delivered` is only touched under `condition`.
+    private let condition = NSCondition()
+    private var delivered: [[String]] = []
+
+    var values: [[String]] { condition.withLock { delivered } }
+
+    func append(_ names: [String]) {
+        condition.withLock {
+            delivered.append(names)
+            condition.broadcast()
+        }
+    }
+
+    func wait(forCount count: Int) throws {
+        let deadline = Date().addingTimeInterval(30)
+        try condition.withLock {
+            while delivered.count < count {
+                guard condition.wait(until: deadline) else {
+                    throw DatabaseError(resultCode: .busy, message: "no value \(count) within 30 s")
+                }
+            }
+        }
+    }
 }

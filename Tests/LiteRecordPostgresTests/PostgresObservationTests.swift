@@ -81,7 +81,7 @@ private final class Collector<Value: Sendable>: @unchecked Sendable {
 
     func countFetch() { lock.withLock { storedFetches += 1 } }
 
-    func start(_ observation: PostgresObservation<Value>) {
+    func start(_ observation: DatabaseObservation<Value>) {
         task = Task(executorPreference: DedicatedThreadExecutor.promptTasks) {
             do {
                 for try await value in observation { self.lock.withLock { self.storedValues.append(value) } }

@@ -12,21 +12,57 @@
 /// }
 /// ```
 ///
-/// Only changes made through this `Database` are seen: another process or another `Database`
-/// writing the same file does not trigger a fetch. Each iteration runs its own observation.
+/// Commits from elsewhere are seen too: on a SQLite file, those of another `Database` or another
+/// process (a watcher of the file; see the Concurrency article); on PostgreSQL (`pg.observe`
+/// returns this same type), those of every client. Each iteration runs its own observation.
 public struct DatabaseObservation<Value: Sendable>: AsyncSequence, Sendable {
     public typealias Element = Value
-    let database: Database
-    let prepare: @Sendable () throws -> Void
-    let fetch: @Sendable (Connection) throws -> Value
-    var rowFilter: RowFilter? = nil
+
+    /// Starts one observation delivering to the two callbacks; returns what cancels it. Each
+    /// backend starts its own observer (SQLite's `ValueObserver`, PostgreSQL's listener).
+    let start:
+        @Sendable (
+            _ onValue: @escaping @Sendable (Value) -> Void, _ onError: @escaping @Sendable (any Error) -> Void
+        ) -> @Sendable () -> Void
+
+    /// An observation another backend runs with an observer of its own.
+    ///
+    /// - Parameter start: Starts an observer delivering to the two callbacks, and returns what
+    ///   cancels it.
+    package init(
+        start:
+            @escaping @Sendable (
+                _ onValue: @escaping @Sendable (Value) -> Void,
+                _ onError: @escaping @Sendable (any Error) -> Void
+            ) -> @Sendable () -> Void
+    ) {
+        self.start = start
+    }
+
+    /// An observation of a fetch on a SQLite database.
+    init(
+        database: Database, prepare: @escaping @Sendable () throws -> Void,
+        fetch: @escaping @Sendable (Connection) throws -> Value, rowFilter: RowFilter? = nil
+    ) {
+        self.start = { onValue, onError in
+            let observer = ValueObserver(
+                database: database, prepare: prepare, fetch: fetch, rowFilter: rowFilter, onValue: onValue,
+                onError: onError)
+            observer.start()
+            return { observer.cancel() }
+        }
+    }
 
     /// Produces the observed values.
     public struct AsyncIterator: AsyncIteratorProtocol {
         var base: AsyncThrowingStream<Value, any Error>.AsyncIterator
+        /// Stops the observation when the last copy of the iterator goes (a `break` out of
+        /// the loop): the stream alone would keep it running, since the observer holds it.
+        let stopper: Stopper
 
         /// The next fresh value; `nil` once the consuming task is cancelled.
         ///
+        /// - Returns: The value.
         /// - Throws: The error of a fetch that failed, which ends the observation.
         public mutating func next() async throws -> Value? {
             try await base.next()
@@ -39,13 +75,37 @@ public struct DatabaseObservation<Value: Sendable>: AsyncSequence, Sendable {
     public func makeAsyncIterator() -> AsyncIterator {
         let (stream, continuation) = AsyncThrowingStream.makeStream(
             of: Value.self, throwing: (any Error).self, bufferingPolicy: .bufferingNewest(1))
-        let observer = ValueObserver(
-            database: database, prepare: prepare, fetch: fetch, rowFilter: rowFilter,
-            onValue: { continuation.yield($0) },
-            onError: { continuation.finish(throwing: $0) })
-        continuation.onTermination = { _ in observer.cancel() }
-        observer.start()
-        return AsyncIterator(base: stream.makeAsyncIterator())
+        let cancel = start({ continuation.yield($0) }, { continuation.finish(throwing: $0) })
+        continuation.onTermination = { _ in cancel() }
+        // Finishing runs `onTermination`, which cancels, and releases it: nothing is left
+        // holding the observer.
+        return AsyncIterator(base: stream.makeAsyncIterator(), stopper: Stopper { continuation.finish() })
+    }
+
+    /// Runs its closure when the iterator holding it goes.
+    final class Stopper: Sendable {
+        private let stop: @Sendable () -> Void
+
+        init(_ stop: @escaping @Sendable () -> Void) {
+            self.stop = stop
+        }
+
+        deinit {
+            stop()
+        }
+    }
+
+    /// Starts the observation with callbacks instead of a loop: the `onChange:` forms of
+    /// `observe`, on every backend.
+    ///
+    /// - Parameters:
+    ///   - onChange: Called with the first value, then with each fresh one.
+    ///   - onError: Called once if a fetch fails, which ends the observation.
+    /// - Returns: What stops the observation (also when it is released).
+    package func observing(
+        onChange: @escaping @Sendable (Value) -> Void, onError: @escaping @Sendable (any Error) -> Void
+    ) -> DatabaseCancellable {
+        DatabaseCancellable(start(onChange, onError))
     }
 }
 
@@ -114,10 +174,7 @@ extension Database {
         onChange: @escaping @Sendable (Value) -> Void,
         onError: @escaping @Sendable (any Error) -> Void = { _ in }
     ) -> DatabaseCancellable {
-        let observer = ValueObserver(
-            database: self, prepare: {}, fetch: fetch, onValue: onChange, onError: onError)
-        observer.start()
-        return DatabaseCancellable { observer.cancel() }
+        observe(fetch).observing(onChange: onChange, onError: onError)
     }
 
     /// Observes the results of a query, calling `onChange` with them now and after each
@@ -134,12 +191,7 @@ extension Database {
         onChange: @escaping @Sendable ([M]) -> Void,
         onError: @escaping @Sendable (any Error) -> Void = { _ in }
     ) -> DatabaseCancellable {
-        let observation = observe(query)
-        let observer = ValueObserver(
-            database: self, prepare: observation.prepare, fetch: observation.fetch,
-            rowFilter: observation.rowFilter, onValue: onChange, onError: onError)
-        observer.start()
-        return DatabaseCancellable { observer.cancel() }
+        observe(query).observing(onChange: onChange, onError: onError)
     }
 
     /// The rows changed by each committed transaction, one array per transaction, in commit
