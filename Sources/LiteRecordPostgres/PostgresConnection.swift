@@ -12,6 +12,9 @@ public final class PostgresConnection {
     let canceller: PostgresCanceller
     /// The statements run while an observation records what its fetch reads; `nil` otherwise.
     var statementLog: [SQL]?
+    /// While ``statementLog`` is on: the models whose tables a read found missing (and, in a
+    /// session that creates nothing, read as empty), for an observer to create them.
+    var missingModelTables: [any Model.Type] = []
     /// What the statements run since the connection was opened or reset may have changed in
     /// its session (``PostgresSessionReset``).
     private(set) var sessionChange = PostgresSessionChange.none

@@ -181,6 +181,18 @@ package final class PostgresObservationHub: @unchecked Sendable {
         return tables
     }
 
+    /// Whether a statement a fetch ran is one whose tables an observer learns by explaining it
+    /// (and then remembers, so as not to explain it again): a query. Nothing else reads tables
+    /// to observe, and a cursor's `DECLARE`, `FETCH` and `CLOSE` carry a new cursor name at
+    /// every fetch (the query inside is logged on its own), so remembering them would grow the
+    /// observer's memory without end while the observation lasts.
+    ///
+    /// - Parameter statement: A statement a fetch ran.
+    /// - Returns: Whether to explain and remember it.
+    package static func isExplained(_ statement: SQL) -> Bool {
+        isQuery(statement.text)
+    }
+
     private static func isQuery(_ text: String) -> Bool {
         let start = text.drop { $0.isWhitespace || $0 == "(" }.prefix(6).lowercased()
         return ["select", "with", "values", "table"].contains { start.hasPrefix($0) }

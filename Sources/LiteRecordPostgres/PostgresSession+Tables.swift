@@ -36,7 +36,17 @@ extension PostgresSession {
         }
         let table = try BackendTable(for: M.self)
         try PostgresIdentifier.validate(table)
-        return try storedColumns(of: table).isEmpty ? nil : table
+        // The catalog lookup is LiteRecord's, not the reader's: an observer must not take
+        // pg_class for a table the fetch reads (it cannot hold a trigger), but must learn that
+        // the model's table is missing, to create it and so see its first rows.
+        let log = connection.statementLog
+        connection.statementLog = nil
+        defer { connection.statementLog = log }
+        guard try !storedColumns(of: table).isEmpty else {
+            if log != nil { connection.missingModelTables.append(M.self) }
+            return nil
+        }
+        return table
     }
 
     /// A column of the model's table as the catalog describes it.

@@ -29,7 +29,7 @@ final class PostgresValueObserver<Fetched: Sendable>: @unchecked Sendable {
     private struct State {
         var subscription: (listener: PostgresListener, id: Int)?
         var channels: Set<String> = []
-        /// The statement texts whose tables are known.
+        /// The query texts whose tables are known (queries only: see `isExplained`).
         var explained: Set<String> = []
         var lastDelivered: Fetched?
         var isBusy = true
@@ -129,18 +129,30 @@ final class PostgresValueObserver<Fetched: Sendable>: @unchecked Sendable {
             withState { $0.changedWhileBusy = false }
             do {
                 let explained = withState { $0.explained }
-                let (value, tables, statements) = try database.read { tx in
+                let (value, tables, statements, missing) = try database.read { tx in
                     try tx.withSession { session in
                         session.connection.statementLog = []
-                        defer { session.connection.statementLog = nil }
+                        session.connection.missingModelTables = []
+                        defer {
+                            session.connection.statementLog = nil
+                            session.connection.missingModelTables = []
+                        }
                         let value = try fetch(tx)
                         let statements = (session.connection.statementLog ?? []).filter {
-                            !explained.contains($0.text)
+                            PostgresObservationHub.isExplained($0) && !explained.contains($0.text)
                         }
+                        let missing = session.connection.missingModelTables
                         session.connection.statementLog = nil
                         let tables = try PostgresObservationHub.tables(readBy: statements, session: session)
-                        return (value, tables, statements)
+                        return (value, tables, statements, missing)
                     }
+                }
+                if !missing.isEmpty {
+                    // A model's table the fetch read as empty, since a read creates nothing:
+                    // created now, as observing a query creates its table, so that a trigger
+                    // reports its first rows; then the fetch runs again and listens to it.
+                    try database.withSession { try $0.prepareTables(of: missing) }
+                    continue
                 }
                 if try listen(to: tables, subscription: subscription) {
                     // A table read for the first time: fetch again now that it is listened to.

@@ -137,6 +137,38 @@ struct PostgresObservationTests {
         #expect(collector.values.first == [])
     }
 
+    // A fetch that iterates with `forEach` reads through a cursor: the observer learns the
+    // tables from the query inside it, and remembers queries only (a cursor's DECLARE, FETCH and
+    // CLOSE are named anew at every fetch, and remembering them grew the observer's memory by
+    // three statements per fetch for as long as the observation lasted).
+    @Test func aFetchThatIteratesWithACursorIsObservedAndOnlyItsQueriesAreRemembered() async throws {
+        let (observed, writer) = try twoDatabases()
+        let collector = Collector<Int>()
+        collector.start(
+            observed.observe { tx in
+                var total = 0
+                try tx.query(Score.self).forEach { total += $0.points }
+                return total
+            })
+        #expect(try await collector.wait { $0 == [0] })
+        for points in 1...5 {
+            var score = Score(id: nil, name: "S\(points)", points: points)
+            try await writer.insert(&score)
+            #expect(try await collector.wait { $0.last == (1...points).reduce(0, +) })
+        }
+        await collector.stop()
+        #expect(collector.failure == nil)
+        let cursorStatements: [SQL] = [
+            "DECLARE literecord_cursor_7 NO SCROLL CURSOR FOR SELECT * FROM \"scores\"",
+            "FETCH FORWARD 500 FROM literecord_cursor_7", "CLOSE literecord_cursor_7",
+        ]
+        #expect(cursorStatements.filter(PostgresObservationHub.isExplained).isEmpty)
+        let queries: [SQL] = [
+            "SELECT * FROM \"scores\"", " (SELECT 1)", "WITH a AS (SELECT 1) SELECT * FROM a",
+        ]
+        #expect(queries.allSatisfy(PostgresObservationHub.isExplained))
+    }
+
     @Test func rolledBackWritesAreNotSeen() async throws {
         let (observed, writer) = try twoDatabases()
         try await writer.execute(sql: "CREATE TABLE counters (value bigint)")
