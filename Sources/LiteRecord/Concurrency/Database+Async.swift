@@ -76,8 +76,10 @@ extension Database {
     /// Runs one SQL statement or a script; see ``DatabaseContext/execute(sql:)``.
     ///
     /// - Parameter sql: The SQL and its arguments.
+    /// - Returns: The number of rows changed; see ``DatabaseContext/execute(sql:)``.
     /// - Throws: As ``DatabaseContext/execute(sql:)``, or `CancellationError`.
-    public func execute(sql: SQL) async throws {
+    @discardableResult
+    public func execute(sql: SQL) async throws -> Int {
         try await asyncWriting { try $0.execute(sql: sql) }
     }
 
