@@ -38,6 +38,21 @@ extension Database {
         }
     }
 
+    /// Runs `body` in an immediate transaction without blocking the caller's thread; the same
+    /// as `transaction(.immediate, body)`, with the signature every backend offers
+    /// (``ModelDatabase``).
+    ///
+    /// - Parameter body: The work; use the connection it receives.
+    /// - Returns: What `body` returns.
+    /// - Throws: `CancellationError` when the task is cancelled; otherwise as the synchronous
+    ///   `transaction`.
+    @discardableResult
+    public func transaction<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T) async throws
+        -> T
+    {
+        try await transaction(.immediate, body)
+    }
+
     /// Runs `body` inside a savepoint, as the synchronous `savepoint` does, without blocking
     /// the caller's thread: outside a transaction it starts one, committed when `body` returns.
     ///

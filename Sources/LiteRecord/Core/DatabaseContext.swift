@@ -169,6 +169,17 @@ extension DatabaseContext {
         try withConnection { try $0.performTransaction(kind, body) }
     }
 
+    /// Runs `body` in an immediate transaction; the same as `transaction(.immediate, body)`,
+    /// with the signature every backend offers (``ModelContext``).
+    ///
+    /// - Parameter body: The work; use the connection it receives.
+    /// - Returns: What `body` returns.
+    /// - Throws: As ``transaction(_:_:)``.
+    @discardableResult
+    public func transaction<T>(_ body: (Connection) throws -> T) throws -> T {
+        try transaction(.immediate, body)
+    }
+
     /// Runs `body` inside a savepoint: released when it returns, rolled back to when it throws.
     ///
     /// Outside a transaction a savepoint starts one, committed on release. When SQLite rolls
