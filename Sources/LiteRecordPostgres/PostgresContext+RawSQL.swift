@@ -34,7 +34,7 @@ extension PostgresContext {
     ///   - sql: One query with `?` parameters.
     ///   - arguments: Their values, in order.
     /// - Returns: The decoded rows.
-    /// - Throws: As ``fetchAll(_:sql:)``, and as ``execute(sql:arguments:)`` for the arguments.
+    /// - Throws: As ``fetchAll(_:sql:)->[T]``, and as ``execute(sql:arguments:)`` for the arguments.
     public func fetchAll<T: Decodable>(_ type: T.Type, sql: String, arguments: StatementArguments) throws
         -> [T]
     {

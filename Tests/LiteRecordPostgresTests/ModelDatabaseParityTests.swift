@@ -372,7 +372,7 @@ private func withSQLiteFile(_ body: (Database) throws -> Void) throws {
     try body(try Database(path: directory.appendingPathComponent("db.sqlite").path))
 }
 
-private func withSQLiteFile(_ body: (Database) async throws -> Void) async throws {
+private func withSQLiteFileAsync(_ body: (Database) async throws -> Void) async throws {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
         "literecord-mdb-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -403,7 +403,7 @@ private func withSQLiteFile(_ body: (Database) async throws -> Void) async throw
     @Test func transactions() throws { try withSQLiteFile { try DataLayer.transactions($0) } }
     @Test func readsAndWrites() throws { try withSQLiteFile { try DataLayer.readsAndWrites($0) } }
     @Test func asyncOperations() async throws {
-        try await withSQLiteFile { try await DataLayer.asyncOperations($0) }
+        try await withSQLiteFileAsync { try await DataLayer.asyncOperations($0) }
     }
 }
 

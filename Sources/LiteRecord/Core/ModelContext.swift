@@ -16,7 +16,14 @@
 /// names the case: named `:name` parameters are refused (``ResultCode/misuse``) on PostgreSQL.
 ///
 /// ## Topics
-/// - ``ModelDatabase``
+/// - ``insert(_:)-8whzw``
+/// - ``insert(_:)-16bxo``
+/// - ``update(_:columns:)``
+/// - ``find(_:key:)``
+/// - ``execute(sql:arguments:)``
+/// - ``forEachRow(sql:_:)``
+/// - ``transaction(_:)``
+/// - ``savepoint(_:_:)``
 public protocol ModelContext {
     /// What a transaction's closure receives: the context every operation of the transaction
     /// runs on.

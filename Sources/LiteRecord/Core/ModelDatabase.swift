@@ -15,6 +15,14 @@
 /// A task cancelled before the work starts throws `CancellationError`; cancelling it while a
 /// statement runs stops the statement (SQLite throws `CancellationError`, PostgreSQL a
 /// ``DatabaseError`` with ``ResultCode/interrupt``), and a write is rolled back.
+///
+/// ## Topics
+/// - ``read(_:)-3yny0``
+/// - ``read(_:)-42381``
+/// - ``write(_:)-4b7qf``
+/// - ``write(_:)-5l4zv``
+/// - ``transaction(_:)``
+/// - ``execute(sql:)``
 public protocol ModelDatabase: ModelContext, Sendable {
     /// Runs `body` in a write transaction: commits when it returns, rolls back when it throws.
     ///
