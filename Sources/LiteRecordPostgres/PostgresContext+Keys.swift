@@ -63,7 +63,12 @@ extension PostgresContext {
     ///   ``LiteRecord/PersistenceError/isRowNotFound`` when no row has the key;
     ///   ``LiteRecord/DatabaseError`` for constraint violations.
     public func update<M: Model>(_ model: M, columns: [PartialKeyPath<M>]) throws {
-        let names = try BackendTable.partialUpdateColumns(of: M.self, columns)
+        try update(model, columnNames: BackendTable.partialUpdateColumns(of: M.self, columns))
+    }
+
+    /// ``update(_:columns:)`` with the columns already resolved and checked (key paths are not
+    /// `Sendable`).
+    func update<M: Model>(_ model: M, columnNames names: [String]) throws {
         try withSession { session in
             let table = try session.preparedTable(for: M.self)
             let row = try table.encode(model, dateStorage: session.dateStorage)

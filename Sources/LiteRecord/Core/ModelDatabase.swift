@@ -109,6 +109,14 @@ public protocol ModelDatabase: ModelContext, Sendable {
     /// - Throws: As the synchronous form, or a cancellation error.
     func update<M: Model>(_ model: M) async throws
 
+    /// Updates only some columns of the row with the model's primary key, off the calling task.
+    ///
+    /// - Parameters:
+    ///   - model: The model; its primary key chooses the row.
+    ///   - columns: Key paths of the stored properties to write.
+    /// - Throws: As the synchronous form, or a cancellation error.
+    func update<M: Model>(_ model: M, columns: [PartialKeyPath<M>]) async throws
+
     /// Deletes the row with the model's primary key, off the calling task.
     ///
     /// - Parameter model: The model.
