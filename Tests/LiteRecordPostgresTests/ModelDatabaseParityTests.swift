@@ -323,6 +323,14 @@ private enum DataLayer {
         alice.score = 10
         try await db.update(alice)
         #expect(try await db.find(Gamer.self, id: aliceID) == alice)
+        var stale = alice
+        stale.name = "Not written"
+        stale.score = 12
+        try await db.update(stale, columns: [\.score])
+        alice.score = 12
+        #expect(try await db.find(Gamer.self, id: aliceID) == alice)
+        let noColumns = stale
+        await #expect(throws: SchemaError.self) { try await db.update(noColumns, columns: []) }
         #expect(try await db.exists(Gamer.self, id: bobID))
         #expect(try await db.count(Gamer.self) == 4)
         #expect(try await db.fetchAll(Gamer.self).map(\.name) == ["Alice", "Fifty", "Bob", "Carol"])
@@ -484,6 +492,14 @@ struct PostgresModelContextMethodTests {
             try pg.execute(sql: "INSERT INTO notes (id, body) VALUES (:id, 'x')", arguments: ["id": 3])
         }
         #expect(named?.resultCode == .misuse)
+        // A script with arguments: refused by the server as a whole, nothing written.
+        let script = #expect(throws: DatabaseError.self) {
+            try pg.execute(
+                sql:
+                    "INSERT INTO notes (id, body) VALUES (?, 'x'); INSERT INTO notes (id, body) VALUES (?, 'y')",
+                arguments: [5, 6])
+        }
+        #expect(script != nil)
         #expect(try pg.fetchOne(Int.self, sql: "SELECT count(*) FROM notes") == 2)
         // The Decodable and Row forms with arguments.
         #expect(
@@ -523,6 +539,12 @@ struct PostgresModelContextMethodTests {
             try pg.fetchAll(Int.self, sql: "SELECT n FROM numbers WHERE n > 10000 ORDER BY n") == [
                 10_001, 10_002, 10_003,
             ])
+        // A cursor runs only a query: a write that returns rows is refused, and writes nothing.
+        let notAQuery = #expect(throws: DatabaseError.self) {
+            try pg.forEachRow(sql: "INSERT INTO numbers (n) VALUES (\(-1)) RETURNING n") { _ in }
+        }
+        #expect(notAQuery != nil)
+        #expect(try pg.fetchOne(Int.self, sql: "SELECT count(*) FROM numbers WHERE n = \(-1)") == 0)
         // A statement that fails is an error of its kind.
         let missing = #expect(throws: DatabaseError.self) {
             try pg.forEachRow(sql: "SELECT * FROM no_such_table") { _ in }

@@ -166,7 +166,8 @@ public protocol ModelContext {
 
     /// Runs SQL; interpolated values are bound, never spliced into the text.
     ///
-    /// - Parameter sql: One statement, or a script of several without arguments.
+    /// - Parameter sql: One statement, or a script of several (on PostgreSQL only without
+    ///   arguments: a script with arguments throws ``DatabaseError`` there).
     /// - Returns: The number of rows the statement inserted, updated or deleted (not counting
     ///   rows changed by triggers); 0 for any other statement (a `SELECT`, `CREATE TABLE`).
     ///   For a script, the count of its last statement.
@@ -247,6 +248,10 @@ public protocol ModelContext {
     func fetchOne(_ type: Row.Type, sql: SQL) throws -> Row?
 
     /// Calls `body` with each row of a query, one at a time.
+    ///
+    /// On PostgreSQL the rows come through a server-side cursor, which runs only a query (a
+    /// `SELECT`, `VALUES` or `TABLE`): another statement (an `INSERT ... RETURNING`, which SQLite
+    /// iterates) throws ``DatabaseError``; use `fetchAll(Row.self, sql:)` for it.
     ///
     /// - Parameters:
     ///   - sql: One query; interpolated values are bound.
