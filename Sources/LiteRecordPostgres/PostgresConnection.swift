@@ -100,7 +100,7 @@ public final class PostgresConnection {
         let values = sql.arguments.positional
         guard numbered.count == values.count else {
             throw DatabaseError(
-                resultCode: .range,
+                resultCode: .misuse,
                 message: "the SQL has \(numbered.count) parameters but \(values.count) arguments were given",
                 sql: sql.text, arguments: sql.arguments)
         }

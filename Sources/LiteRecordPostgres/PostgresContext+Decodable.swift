@@ -18,7 +18,7 @@ extension PostgresContext {
     ///     same names (its `CodingKeys` strings, ignoring ASCII case, as on SQLite).
     ///   - table: The table or view name; it is quoted, so any name works (and case counts).
     /// - Returns: The rows, in the order the server returns them (for another order, or a
-    ///   filter, write the SQL: ``fetchAll(_:sql:)``).
+    ///   filter, write the SQL: ``fetchAll(_:sql:)->[T]``).
     /// - Throws: ``LiteRecord/SchemaError`` naming the property and the table's columns when a
     ///   non-optional property has no column (an optional one reads `nil`), or when the type has
     ///   no keys; ``LiteRecord/DatabaseError`` (`no such table`) for a table that does not exist;

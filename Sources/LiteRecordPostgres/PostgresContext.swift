@@ -153,11 +153,16 @@ extension PostgresContext {
     /// arguments.
     ///
     /// - Parameter sql: The SQL: `"UPDATE players SET score = score + \(bonus)"`.
-    /// - Returns: The number of rows changed.
+    /// - Returns: The number of rows an `INSERT`, `UPDATE`, `DELETE` or `MERGE` changed, not
+    ///   counting rows changed by triggers (as on SQLite); 0 for any other statement (a `SELECT`,
+    ///   `CREATE TABLE`). For a script, the count of its last statement.
     /// - Throws: ``LiteRecord/DatabaseError`` with the SQLSTATE mapped onto a ``LiteRecord/ResultCode``.
     @discardableResult
     public func execute(sql: SQL) throws -> Int {
-        try withSession { try $0.execute(sql).changes }
+        try withSession { session in
+            let result = try session.execute(sql)
+            return result.isDataChange ? result.changes : 0
+        }
     }
 
     /// Fetches rows as ``LiteRecord/Row`` values.

@@ -49,6 +49,20 @@ extension PostgresDatabase {
         try await runCancellable { try $0.update(model) }
     }
 
+    /// Updates only some columns of the row with the model's primary key, off the calling task;
+    /// see ``PostgresContext/update(_:columns:)``.
+    ///
+    /// - Parameters:
+    ///   - model: The model; its primary key chooses the row.
+    ///   - columns: Key paths of the stored properties to write.
+    /// - Throws: As ``PostgresContext/update(_:columns:)`` (a bad column list before anything
+    ///   runs); ``LiteRecord/ResultCode/interrupt`` when cancelled.
+    public func update<M: Model>(_ model: M, columns: [PartialKeyPath<M>]) async throws {
+        // Key paths are not Sendable: resolve them here, send the column names.
+        let names = try BackendTable.partialUpdateColumns(of: M.self, columns)
+        try await runCancellable { try $0.update(model, columnNames: names) }
+    }
+
     /// Inserts the model, or updates the row with its primary key, off the calling task.
     ///
     /// - Parameter model: The model; its generated key is set when it was inserted.

@@ -13,6 +13,9 @@ struct PostgresResult {
     let rows: [[DatabaseValue]]
     /// The number of rows an INSERT, UPDATE or DELETE changed.
     let changes: Int
+    /// Whether the statement was an INSERT, UPDATE, DELETE or MERGE, whose ``changes`` are rows
+    /// changed (a SELECT's are rows returned).
+    let isDataChange: Bool
 
     init(consuming result: OpaquePointer, connection: OpaquePointer, sql: SQL) throws {
         defer { PQclear(result) }
@@ -21,6 +24,8 @@ struct PostgresResult {
             throw PostgresErrorMapping.error(from: result, connection: connection, sql: sql)
         }
         changes = Int(String(cString: PQcmdTuples(result))) ?? 0
+        let tag = String(cString: PQcmdStatus(result))
+        isDataChange = ["INSERT ", "UPDATE ", "DELETE ", "MERGE "].contains { tag.hasPrefix($0) }
         let fieldCount = Int(PQnfields(result))
         let rowCount = Int(PQntuples(result))
         columnNames = (0..<fieldCount).map { String(cString: PQfname(result, Int32($0))) }

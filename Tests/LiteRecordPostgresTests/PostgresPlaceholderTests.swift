@@ -213,7 +213,7 @@ struct PostgresPlaceholderServerTests {
         let error = #expect(throws: DatabaseError.self) {
             try pg.fetchOne(Bool.self, sql: "SELECT '{\"a\": 1}'::jsonb ? 'a'")
         }
-        #expect(error?.resultCode == .range)
+        #expect(error?.resultCode == .misuse)
         #expect(error?.message == "the SQL has 1 parameters but 0 arguments were given")
         let key = "a"
         #expect(try pg.fetchOne(Bool.self, sql: "SELECT jsonb_exists('{\"a\": 1}'::jsonb, \(key))") == true)

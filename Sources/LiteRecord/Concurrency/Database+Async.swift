@@ -38,6 +38,21 @@ extension Database {
         }
     }
 
+    /// Runs `body` in an immediate transaction without blocking the caller's thread; the same
+    /// as `transaction(.immediate, body)`, with the signature every backend offers
+    /// (``ModelDatabase``).
+    ///
+    /// - Parameter body: The work; use the connection it receives.
+    /// - Returns: What `body` returns.
+    /// - Throws: `CancellationError` when the task is cancelled; otherwise as the synchronous
+    ///   `transaction`.
+    @discardableResult
+    public func transaction<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T) async throws
+        -> T
+    {
+        try await transaction(.immediate, body)
+    }
+
     /// Runs `body` inside a savepoint, as the synchronous `savepoint` does, without blocking
     /// the caller's thread: outside a transaction it starts one, committed when `body` returns.
     ///
@@ -76,8 +91,10 @@ extension Database {
     /// Runs one SQL statement or a script; see ``DatabaseContext/execute(sql:)``.
     ///
     /// - Parameter sql: The SQL and its arguments.
+    /// - Returns: The number of rows changed; see ``DatabaseContext/execute(sql:)``.
     /// - Throws: As ``DatabaseContext/execute(sql:)``, or `CancellationError`.
-    public func execute(sql: SQL) async throws {
+    @discardableResult
+    public func execute(sql: SQL) async throws -> Int {
         try await asyncWriting { try $0.execute(sql: sql) }
     }
 

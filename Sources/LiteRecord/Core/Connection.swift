@@ -32,6 +32,8 @@ public final class Connection: DatabaseContext {
     var traceGeneration = 0
     /// How many ``performRead(_:)`` calls are running on this connection.
     var readDepth = 0
+    /// The rows the last statement ``execute(_:)`` ran inserted, updated or deleted.
+    var lastExecuteChanges = 0
     /// Whether the connection refuses writes for now: a reader, or the writer inside a read.
     var isQueryOnly: Bool { role == .reader || readDepth > 0 }
     private var statementCache: StatementCache
@@ -231,8 +233,18 @@ public final class Connection: DatabaseContext {
         let statement = cached.isInUse ? try prepareSingle(sql.text, persistent: false) : cached
         try lend(statement) { statement in
             try statement.bind(sql.arguments)
-            try statement.run()
+            try run(countingChanges: statement)
         }
+    }
+
+    /// Runs a statement of ``execute(_:)``, noting in ``lastExecuteChanges`` the rows it
+    /// inserted, updated or deleted: `sqlite3_changes` keeps the count of the last such
+    /// statement, so a statement that changed nothing (DDL, a `SELECT`) counts 0 by comparing
+    /// the total before and after.
+    private func run(countingChanges statement: Statement) throws {
+        let before = totalChanges
+        try statement.run()
+        lastExecuteChanges = totalChanges == before ? 0 : changes
     }
 
     /// Runs one of a model type's fixed statements with `values`, as ``execute(_:)`` would run
@@ -308,7 +320,7 @@ public final class Connection: DatabaseContext {
                 try statement.bind(consuming: &consumer)
                 // Values left over are an error before the last statement runs, not after it wrote.
                 if isLast { try consumer.finish(sql: sql.text) }
-                try statement.run()
+                try run(countingChanges: statement)
             }
         }
         try consumer.finish(sql: sql.text)

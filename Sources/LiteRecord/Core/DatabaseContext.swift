@@ -45,11 +45,18 @@ extension DatabaseContext {
     /// `SQL(verbatim: script)`, taken as written; bind its values with `arguments:`.
     ///
     /// - Parameter sql: The SQL and its arguments; a script's statements take the arguments in order.
+    /// - Returns: The number of rows the statement inserted, updated or deleted, not counting
+    ///   rows changed by triggers (SQLite's `sqlite3_changes`); 0 for a statement that changes
+    ///   no rows (`CREATE TABLE`, a `SELECT`). For a script, the count of its last statement.
     /// - Throws: ``DatabaseError`` with SQLite's code and message and the failing statement;
     ///   `.misuse` when the arguments do not match the parameters. Statements of a script that
     ///   ran before the failing one are not undone (wrap the script in a ``transaction(_:_:)``).
-    public func execute(sql: SQL) throws {
-        try withConnection { try $0.execute(sql) }
+    @discardableResult
+    public func execute(sql: SQL) throws -> Int {
+        try withConnection { connection in
+            try connection.execute(sql)
+            return connection.lastExecuteChanges
+        }
     }
 
     /// Runs SQL built from text with `?` or `:name` parameters and their values.
@@ -57,8 +64,10 @@ extension DatabaseContext {
     /// - Parameters:
     ///   - sql: One statement or a script.
     ///   - arguments: Values for the parameters: `[1, "two"]` or `["name": "Alice"]`.
+    /// - Returns: As ``execute(sql:)``.
     /// - Throws: As ``execute(sql:)``.
-    public func execute(sql: String, arguments: StatementArguments) throws {
+    @discardableResult
+    public func execute(sql: String, arguments: StatementArguments) throws -> Int {
         try execute(sql: SQL(sql, arguments: arguments))
     }
 
@@ -158,6 +167,17 @@ extension DatabaseContext {
         _ kind: TransactionKind = .immediate, _ body: (Connection) throws -> T
     ) throws -> T {
         try withConnection { try $0.performTransaction(kind, body) }
+    }
+
+    /// Runs `body` in an immediate transaction; the same as `transaction(.immediate, body)`,
+    /// with the signature every backend offers (``ModelContext``).
+    ///
+    /// - Parameter body: The work; use the connection it receives.
+    /// - Returns: What `body` returns.
+    /// - Throws: As ``transaction(_:_:)``.
+    @discardableResult
+    public func transaction<T>(_ body: (Connection) throws -> T) throws -> T {
+        try transaction(.immediate, body)
     }
 
     /// Runs `body` inside a savepoint: released when it returns, rolled back to when it throws.

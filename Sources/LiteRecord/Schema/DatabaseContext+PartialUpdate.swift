@@ -102,3 +102,25 @@ extension ModelStatements {
         return String(delete[range.upperBound...])
     }
 }
+
+extension BackendTable {
+    /// The columns `update(_:columns:)` writes, resolved and checked as on SQLite, for another
+    /// backend's partial update. Package access: not part of LiteRecord's public API.
+    ///
+    /// - Throws: ``SchemaError`` as on SQLite (see `TableSchema.partialUpdateColumns`).
+    package static func partialUpdateColumns<M: Model>(of type: M.Type, _ columns: [PartialKeyPath<M>]) throws
+        -> [String]
+    {
+        try TableSchemaCache.schema(for: M.self).partialUpdateColumns(columns.map(PropertyReference.init))
+    }
+
+    /// Key values given by the caller (`find(_:key:)`, `delete(_:key:)`), their number checked
+    /// against the key as on SQLite. Package access: not part of LiteRecord's public API.
+    ///
+    /// - Throws: ``PersistenceError`` when the model has no primary key or the number differs.
+    package static func keyValues<M: Model>(of type: M.Type, _ key: [any DatabaseValueConvertible]) throws
+        -> [DatabaseValue]
+    {
+        try TableSchemaCache.schema(for: M.self).keyArguments(key)
+    }
+}

@@ -173,7 +173,7 @@ struct TransactionAbortTests {
                     }
                     Issue.record("the savepoint did not throw")
                 } catch {}
-                try? tx.execute(sql: "INSERT INTO users(email) VALUES ('after@x')")
+                _ = try? tx.execute(sql: "INSERT INTO users(email) VALUES ('after@x')")
             }
         }
         expectRolledBack(error, because: "UNIQUE constraint failed: users.email")
@@ -216,7 +216,7 @@ struct TransactionAbortTests {
                         try tx.execute(sql: "INSERT INTO t VALUES (randomblob(100000))")
                     }
                     #expect(full?.resultCode == .full)
-                    try? tx.execute(sql: "INSERT INTO t VALUES ('after')")
+                    _ = try? tx.execute(sql: "INSERT INTO t VALUES ('after')")
                 }
             }
             expectRolledBack(error, because: "full")
@@ -240,7 +240,7 @@ struct TransactionAbortTests {
                             """)
                 }
                 #expect(interrupted?.resultCode == .interrupt)
-                try? tx.execute(sql: "INSERT INTO t VALUES ('after')")
+                _ = try? tx.execute(sql: "INSERT INTO t VALUES ('after')")
             }
         }
         try #require(started.wait(timeout: .now() + 10) == .success, "the statement never started")

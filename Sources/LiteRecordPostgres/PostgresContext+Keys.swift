@@ -1,0 +1,100 @@
+import LiteRecord
+
+// Composite keys and partial updates, as on SQLite (`DatabaseContext+Models.swift`,
+// `DatabaseContext+PartialUpdate.swift`).
+
+extension PostgresContext {
+    /// Finds the model with a composite primary key, or `nil`.
+    ///
+    /// - Parameters:
+    ///   - type: The model type.
+    ///   - key: The key values, in the order of the schema's `primaryKey`.
+    /// - Returns: The model, or `nil` when no row has the key.
+    /// - Throws: ``LiteRecord/PersistenceError`` when the model has no primary key or the number
+    ///   of values differs from the key's columns; ``LiteRecord/RowDecodingError`` for a row that
+    ///   does not decode.
+    public func find<M: Model>(_ type: M.Type, key: [any DatabaseValueConvertible]) throws -> M? {
+        let values = try BackendTable.keyValues(of: M.self, key)
+        return try withSession { session in
+            guard let table = try session.readableTable(for: M.self) else { return nil }
+            let sql: SQL =
+                "SELECT \(SQL(table.selection)) FROM \(identifier: table.name) WHERE \(table.keyCondition(values)) LIMIT 1"
+            guard let row = try session.execute(sql).lrRows.first else { return nil }
+            return try table.decode(M.self, from: row, dateStorage: session.dateStorage)
+        }
+    }
+
+    /// Deletes the row with a composite primary key.
+    ///
+    /// - Parameters:
+    ///   - type: The model type.
+    ///   - key: The key values, in the order of the schema's `primaryKey`.
+    /// - Returns: Whether a row was deleted.
+    /// - Throws: ``LiteRecord/PersistenceError`` when the model has no primary key or the number
+    ///   of values differs from the key's columns (nothing is deleted);
+    ///   ``LiteRecord/DatabaseError`` (a foreign key that restricts the delete).
+    @discardableResult
+    public func delete<M: Model>(_ type: M.Type, key: [any DatabaseValueConvertible]) throws -> Bool {
+        let values = try BackendTable.keyValues(of: M.self, key)
+        return try withSession { session in
+            let table = try session.preparedTable(for: M.self)
+            return try session.execute(
+                "DELETE FROM \(identifier: table.name) WHERE \(table.keyCondition(values))"
+            )
+            .changes > 0
+        }
+    }
+
+    /// Updates only some columns of the row with the model's primary key, to the model's
+    /// values; the other columns keep what the row holds, even when another writer changed them
+    /// since the model was read.
+    ///
+    /// ```swift
+    /// player.score += 10
+    /// try pg.update(player, columns: [\.score])   // UPDATE "players" SET "score" = $1 WHERE "id" = $2
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - model: The model; its primary key chooses the row.
+    ///   - columns: Key paths of the stored properties to write, each a column of the model
+    ///     (not its primary key, not a path inside a property such as `\.stats.wins`).
+    /// - Throws: ``LiteRecord/SchemaError`` for an empty list, a key path that is not a column,
+    ///   or a primary key column (nothing is written then); ``LiteRecord/PersistenceError`` with
+    ///   ``LiteRecord/PersistenceError/isRowNotFound`` when no row has the key;
+    ///   ``LiteRecord/DatabaseError`` for constraint violations.
+    public func update<M: Model>(_ model: M, columns: [PartialKeyPath<M>]) throws {
+        try update(model, columnNames: BackendTable.partialUpdateColumns(of: M.self, columns))
+    }
+
+    /// ``update(_:columns:)`` with the columns already resolved and checked (key paths are not
+    /// `Sendable`).
+    func update<M: Model>(_ model: M, columnNames names: [String]) throws {
+        try withSession { session in
+            let table = try session.preparedTable(for: M.self)
+            let row = try table.encode(model, dateStorage: session.dateStorage)
+            let key = try session.keyCondition(row, table: table)
+            var sql: SQL = "UPDATE \(identifier: table.name) SET "
+            for (index, column) in names.enumerated() {
+                guard let value = row[column] else {
+                    throw PersistenceError("\(M.self) did not encode column \(column)", table: table.name)
+                }
+                sql.append(
+                    index == 0 ? "\(identifier: column) = \(value)" : ", \(identifier: column) = \(value)")
+            }
+            sql.append(" WHERE \(key)")
+            if try session.execute(sql).changes == 0 { throw PersistenceError.notFound(table: table.name) }
+        }
+    }
+}
+
+extension BackendTable {
+    /// `"a" = $n AND "b" = $m` for key values in key order (their number already checked).
+    fileprivate func keyCondition(_ values: [DatabaseValue]) -> SQL {
+        var condition: SQL = ""
+        for (index, (column, value)) in zip(primaryKey, values).enumerated() {
+            condition.append(
+                index == 0 ? "\(identifier: column) = \(value)" : " AND \(identifier: column) = \(value)")
+        }
+        return condition
+    }
+}
