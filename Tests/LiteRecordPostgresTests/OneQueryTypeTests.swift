@@ -202,3 +202,21 @@ private final class ObservedNames: @unchecked Sendable {
         }
     }
 }
+
+extension OneQueryTypeTests {
+    @Test func aPostgresQueryHandedToSQLiteObservationIsRefused() async throws {
+        let db = try Database(.inMemory)
+        let pg = try PostgresTestServer.freshDatabase()
+        let observation = db.observe(pg.query(Racer.self).where { $0.laps > 1 })
+        let error = await #expect(throws: DatabaseError.self) {
+            for try await _ in observation { break }
+        }
+        #expect(error?.resultCode == .misuse)
+        #expect(error?.message.contains("built on another database") == true)
+        let tree = db.observe(pg.query(Racer.self).including(all: Lap.self))
+        let treeError = await #expect(throws: DatabaseError.self) {
+            for try await _ in tree { break }
+        }
+        #expect(treeError?.resultCode == .misuse)
+    }
+}

@@ -162,6 +162,13 @@ public protocol ModelContext {
     /// - Throws: ``DatabaseError``.
     func count<M: Model>(_ type: M.Type) throws -> Int
 
+    /// Starts a query on a model's table: the same ``Query`` type on every backend, which
+    /// builds its SQL in the dialect of the database it was built on and runs there.
+    ///
+    /// - Parameter type: The model type.
+    /// - Returns: A query matching every row; nothing runs until it is fetched.
+    func query<M: Model>(_ type: M.Type) -> Query<M>
+
     // MARK: Raw SQL
 
     /// Runs SQL; interpolated values are bound, never spliced into the text.

@@ -199,6 +199,29 @@ public protocol ModelDatabase: ModelContext, Sendable {
     /// - Returns: The first row, decoded.
     /// - Throws: As the synchronous form, or a cancellation error.
     func fetchOne<T: Decodable & Sendable>(_ type: T.Type, sql: SQL) async throws -> T?
+
+    // MARK: Observing
+
+    /// Observes the results of a query: fetched when iterated, then again after each committed
+    /// change that can alter them.
+    ///
+    /// - Parameter query: A query built on this database.
+    /// - Returns: The observation; nothing runs until it is iterated.
+    func observe<M: Model>(_ query: Query<M>) -> DatabaseObservation<[M]>
+
+    /// Observes the results of a query with related rows (`including`, at any depth).
+    ///
+    /// - Parameter query: A query built on this database.
+    /// - Returns: The observation; nothing runs until it is iterated.
+    func observe<Including: IncludingQuery>(_ query: Including) -> DatabaseObservation<[Including.Element]>
+
+    /// Observes the value a read returns: fetched when iterated, then again after each
+    /// committed change to a table it read.
+    ///
+    /// - Parameter fetch: Reads the value, on the transaction it receives; it must only read.
+    /// - Returns: The observation; nothing runs until it is iterated.
+    func observe<Value: Sendable & Equatable>(_ fetch: @escaping @Sendable (Transaction) throws -> Value)
+        -> DatabaseObservation<Value>
 }
 
 extension Database: ModelDatabase {

@@ -41,6 +41,9 @@ public struct Query<M: Model>: Sendable {
     var fullTextMatch: FullTextMatch?
     /// The tables of the models relation filters read (Relations/).
     var relatedTables: [RelatedModelTable] = []
+    /// Whether the query was built on another database (PostgreSQL) and handed to SQLite
+    /// (`db.observe(pg.query(...))`): its SQL is the other database's, so it does not run.
+    var wasBuiltForAnotherBackend = false
 
     init(context: any DatabaseContext, dateStorage: DateStorage) {
         self.target = QueryTarget(context)
@@ -86,6 +89,7 @@ public struct Query<M: Model>: Sendable {
     /// The same query, run on another context.
     func on(_ context: any DatabaseContext) -> Query {
         var copy = self
+        if target.backend != nil { copy.wasBuiltForAnotherBackend = true }
         copy.target = QueryTarget(context)
         return copy
     }
@@ -162,6 +166,12 @@ public struct Query<M: Model>: Sendable {
     /// The first problem found while building the query (a key path that is not a column, a
     /// value that cannot be stored), thrown when it runs.
     var buildError: (any Error)? {
+        if wasBuiltForAnotherBackend {
+            return DatabaseError(
+                resultCode: .misuse,
+                message: "this query was built on another database (PostgreSQL) and its SQL is that "
+                    + "database's; a SQLite database runs only queries built on it (db.query)")
+        }
         if let error = conditions.lazy.compactMap(\.error).first ?? orderings.lazy.compactMap(\.error).first {
             return error
         }

@@ -112,6 +112,18 @@ extension Database {
         observeTree(query.relationTree)
     }
 
+    /// Observes the results of any query with related rows, as the overloads for each kind do:
+    /// what code written once for every backend (`some ModelDatabase`) calls.
+    ///
+    /// - Parameter query: The query; it runs on this database, whatever it was built on.
+    /// - Returns: The observation; nothing runs until it is iterated.
+    @_disfavoredOverload
+    public func observe<Including: IncludingQuery>(_ query: Including) -> DatabaseObservation<
+        [Including.Element]
+    > {
+        observeTree(query.relationTree)
+    }
+
     private func observeTree<Root: Model, Element>(_ tree: RelationTree<Root, Element>)
         -> DatabaseObservation<[Element]>
     {
