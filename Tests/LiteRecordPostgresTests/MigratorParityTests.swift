@@ -3,7 +3,7 @@ import LiteRecord
 import LiteRecordPostgres
 import Testing
 
-// Versioned migrations: the same checks on SQLite's `Migrator` and on `PostgresMigrator`.
+// Versioned migrations: the same checks with one `Migrator` on SQLite and on PostgreSQL.
 
 @Suite struct SQLiteMigratorParityTests {
     @Test func runsOnceInOrder() throws { try MigratorParityChecks.runsOnceInOrder(try SQLiteMigrations()) }
@@ -38,7 +38,7 @@ struct PostgresMigratorParityTests {
     @Test func caughtStatementFailureAbortsTheMigration() throws {
         let database = try PostgresTestServer.freshDatabase()
         try database.execute(sql: "CREATE TABLE notes(id integer PRIMARY KEY, body text)")
-        var migrator = PostgresMigrator()
+        var migrator = Migrator()
         migrator.registerMigration("swallows an error") { tx in
             try tx.execute(sql: "INSERT INTO notes VALUES (1, 'kept?')")
             _ = try? tx.execute(sql: "INSERT INTO notes VALUES (1, 'duplicate key')")
@@ -55,7 +55,7 @@ struct PostgresMigratorParityTests {
     /// A name PostgreSQL text cannot hold fails before its migration runs, with a clear error.
     @Test func nameWithNULFailsBeforeRunning() throws {
         let database = try PostgresTestServer.freshDatabase()
-        var migrator = PostgresMigrator()
+        var migrator = Migrator()
         migrator.registerMigration("bad\u{0}name") { tx in
             try tx.execute(sql: "CREATE TABLE never(id integer)")
         }
@@ -74,7 +74,7 @@ struct PostgresMigratorParityTests {
     /// A migration that commits the transaction it runs in is a misuse, reported as such.
     @Test func migrationEndingItsTransactionIsAMisuse() throws {
         let database = try PostgresTestServer.freshDatabase()
-        var migrator = PostgresMigrator()
+        var migrator = Migrator()
         migrator.registerMigration("commits") { tx in try tx.execute(sql: "COMMIT") }
         let error = try #require(throws: MigrationError.self) { try migrator.migrate(database) }
         let underlying = try #require(error.underlyingError as? DatabaseError)
@@ -144,7 +144,7 @@ struct PostgresMigrations: MigrationsUnderTest {
 
     struct Wrapped: MigratorUnderTest {
         let database: PostgresDatabase
-        var migrator = PostgresMigrator()
+        var migrator = Migrator()
 
         mutating func register(_ name: String, _ body: @escaping @Sendable (any TestBackend) throws -> Void) {
             migrator.registerMigration(name) { tx in try body(PostgresBackend(context: tx)) }

@@ -147,7 +147,8 @@ struct PostgresObservationTests {
         collector.start(
             observed.observe { tx in
                 var total = 0
-                try tx.query(Score.self).forEach { total += $0.points }
+                // swift-format-ignore: ReplaceForEachWithForLoop
+                try tx.query(Score.self).forEach { total += $0.points }  // a cursor, not an array
                 return total
             })
         #expect(try await collector.wait { $0 == [0] })

@@ -1,4 +1,4 @@
-/// The migrator's table in each dialect: `Migrator` (SQLite) and `PostgresMigrator` record the
+/// The migrator's table in each dialect: `Migrator`, on SQLite and on PostgreSQL, records the
 /// migrations they applied in a table of the same name and shape, created and read with this SQL.
 extension SQLDialect {
     /// Creates the migrations table when it is missing: `name` (the primary key, compared by

@@ -26,7 +26,7 @@ public struct MigrationError: Error, Sendable, CustomStringConvertible {
 
     /// The migration involved: the one that failed, the name registered twice, the first
     /// applied migration the migrator does not know, or the unknown target of
-    /// ``Migrator/migrate(_:upTo:)``.
+    /// ``Migrator/migrate(_:upTo:)-(DatabaseContext,_)``.
     public let migrationName: String
 
     /// The error the migration threw, or that recording it threw; `nil` when no migration ran.
@@ -54,7 +54,7 @@ public struct MigrationError: Error, Sendable, CustomStringConvertible {
         return false
     }
 
-    /// Whether ``Migrator/migrate(_:upTo:)`` was given a name that is not registered; nothing ran.
+    /// Whether ``Migrator/migrate(_:upTo:)-(DatabaseContext,_)`` was given a name that is not registered; nothing ran.
     public var isUnknownTarget: Bool {
         if case .unknownTarget = kind { return true }
         return false

@@ -4,7 +4,7 @@ import Foundation
 /// database.
 ///
 /// Register every migration your program has ever shipped, oldest first, and never change or
-/// remove one that has shipped; add new ones at the end. ``migrate(_:)`` applies those the
+/// remove one that has shipped; add new ones at the end. ``migrate(_:)-(DatabaseContext)`` applies those the
 /// database has not seen yet:
 ///
 /// ```swift
@@ -29,30 +29,40 @@ import Foundation
 ///   its error. Fix it and call `migrate` again: the run resumes from it.
 /// - Names are any text (quotes, NUL characters, empty, very long); they are bound as values,
 ///   never spliced into SQL, and compared by their exact UTF-8 bytes, as SQLite compares them.
-/// - Registering a name twice does not crash: ``migrate(_:)`` then throws a ``MigrationError``
+/// - Registering a name twice does not crash: ``migrate(_:)-(DatabaseContext)`` then throws a ``MigrationError``
 ///   (``MigrationError/isDuplicateName``) before running anything.
 /// - When the database records a migration this migrator does not know (a newer version of the
 ///   program migrated it, or a migration was renamed or removed), the schema may be ahead of the
-///   code: ``migrate(_:)`` throws a ``MigrationError`` (``MigrationError/isUnknownAppliedMigration``)
+///   code: ``migrate(_:)-(DatabaseContext)`` throws a ``MigrationError`` (``MigrationError/isUnknownAppliedMigration``)
 ///   and runs nothing.
 /// - A ``Database`` keeps its connection for the whole run, so threads calling `migrate` at the
 ///   same time apply each migration once; each migration also checks, inside its transaction,
 ///   that another connection to the same file has not just applied it.
 ///
+/// One migrator serves every backend: `migrate(_:)` takes a SQLite database or connection, a
+/// PostgreSQL database or transaction (LiteRecordPostgres), or any ``ModelContext``. A migration
+/// whose closure uses only what every backend offers (``ModelContext``: `execute(sql:)`,
+/// `migrate(_:)`, `query`, ...) runs on each; one whose closure uses SQLite's `Connection`
+/// (or PostgreSQL's transaction) runs only there, and throws ``DatabaseError`` with
+/// ``ResultCode/misuse`` elsewhere. SQL text inside a migration is the backend's own: a
+/// migration that must run on both can ask `db is Connection`.
+///
 /// ## Topics
 /// - ``init()``
-/// - ``registerMigration(_:migrate:)``
-/// - ``migrate(_:)``
-/// - ``migrate(_:upTo:)``
-/// - ``appliedMigrations(in:)``
-/// - ``hasCompletedMigrations(in:)``
+/// - ``registerMigration(_:migrate:)-(_,(ModelContext)->Void)``
+/// - ``registerMigration(_:migrate:)-(_,(Connection)->Void)``
+/// - ``migrate(_:)-(DatabaseContext)``
+/// - ``migrate(_:upTo:)-(DatabaseContext,_)``
+/// - ``appliedMigrations(in:)-(DatabaseContext)``
+/// - ``hasCompletedMigrations(in:)-(DatabaseContext)``
 /// - ``migrationNames``
 /// - ``tableName``
 /// - ``MigrationError``
 public struct Migrator: Sendable {
-    private struct Migration: Sendable {
-        let name: String
-        let migrate: @Sendable (Connection) throws -> Void
+    /// A registered migration: its name and its work, on the context of any backend.
+    package struct Migration: Sendable {
+        package let name: String
+        package let migrate: @Sendable (any ModelContext) throws -> Void
     }
 
     /// The table where applied migrations are recorded: `name`, `position` (the order they were
@@ -76,16 +86,49 @@ public struct Migrator: Sendable {
     /// Registers a migration, to run after those registered before it.
     ///
     /// Registering a name that is already registered keeps the first registration and makes
-    /// every later ``migrate(_:)`` throw a ``MigrationError`` before it runs anything, so the
+    /// every later ``migrate(_:)-(DatabaseContext)`` throw a ``MigrationError`` before it runs anything, so the
     /// mistake shows up at the first launch instead of crashing.
     ///
     /// - Parameters:
     ///   - name: The migration's permanent identity: any text, compared by exact UTF-8 bytes.
     ///     Never rename a migration that has shipped.
-    ///   - migrate: The work: schema changes and data updates on the connection it receives,
-    ///     inside a transaction. It must not commit or roll back that transaction itself.
+    ///   - migrate: The work: schema changes and data updates on the context it receives,
+    ///     inside a transaction, on whichever backend the migrator runs. It must not commit or
+    ///     roll back that transaction itself.
+    public mutating func registerMigration(
+        _ name: String, migrate: @escaping @Sendable (any ModelContext) throws -> Void
+    ) {
+        register(name, migrate: migrate)
+    }
+
+    /// Registers a migration that uses SQLite's `Connection` itself (`tableExists`, hooks, ...):
+    /// chosen when the closure uses what only a `Connection` has. It runs only on SQLite.
+    ///
+    /// - Parameters:
+    ///   - name: The migration's permanent identity, as in the other form.
+    ///   - migrate: The work, on the SQLite connection it receives, inside a transaction.
+    @_disfavoredOverload
     public mutating func registerMigration(
         _ name: String, migrate: @escaping @Sendable (Connection) throws -> Void
+    ) {
+        register(name) { context in
+            guard let connection = context as? Connection else {
+                throw DatabaseError.misuse(
+                    "the migration \"\(name)\" takes SQLite's Connection and runs only on SQLite; register "
+                        + "it with a closure over any ModelContext to run it on \(type(of: context))")
+            }
+            try migrate(connection)
+        }
+    }
+
+    /// Registers a migration whose work another backend wraps (LiteRecordPostgres's form taking
+    /// its transaction type).
+    ///
+    /// - Parameters:
+    ///   - name: The migration's permanent identity.
+    ///   - migrate: The work, on the backend's context.
+    package mutating func register(
+        _ name: String, migrate: @escaping @Sendable (any ModelContext) throws -> Void
     ) {
         guard registeredKeys.insert(Self.key(name)).inserted else {
             if !duplicateNames.contains(where: { Self.key($0) == Self.key(name) }) {
@@ -121,7 +164,7 @@ public struct Migrator: Sendable {
     /// - Parameters:
     ///   - db: The database, or a connection inside a transaction.
     ///   - name: The last migration to apply; it must be registered.
-    /// - Throws: As ``migrate(_:)``, and a ``MigrationError`` (``MigrationError/isUnknownTarget``)
+    /// - Throws: As ``migrate(_:)-(DatabaseContext)``, and a ``MigrationError`` (``MigrationError/isUnknownTarget``)
     ///   when no migration named `name` is registered.
     public func migrate(_ db: some DatabaseContext, upTo name: String) throws {
         try checkRegistrations()
@@ -149,7 +192,7 @@ public struct Migrator: Sendable {
     /// Whether the database has applied every registered migration.
     ///
     /// Applied migrations this migrator does not know are not looked at here, although they make
-    /// ``migrate(_:)`` throw.
+    /// ``migrate(_:)-(DatabaseContext)`` throw.
     ///
     /// - Parameter db: The database, or a connection.
     /// - Returns: `true` when no registered migration is pending.
@@ -157,6 +200,98 @@ public struct Migrator: Sendable {
     public func hasCompletedMigrations(in db: some DatabaseContext) throws -> Bool {
         let applied = Set(try appliedMigrations(in: db).map(Self.key))
         return migrations.allSatisfy { applied.contains(Self.key($0.name)) }
+    }
+
+    // MARK: - Any backend
+
+    /// Applies every pending migration on any backend's database or transaction: what code
+    /// written once for every backend (`some ModelDatabase`) calls.
+    ///
+    /// - Parameter db: A SQLite `Database` or `Connection`, a PostgreSQL database or
+    ///   transaction.
+    /// - Throws: As ``migrate(_:)-(DatabaseContext)``; ``DatabaseError`` with ``ResultCode/misuse`` for a context
+    ///   of no backend LiteRecord knows.
+    @_disfavoredOverload
+    public func migrate(_ db: some ModelContext) throws {
+        try migrate(db, upTo: nil)
+    }
+
+    /// Applies the pending migrations up to and including `name`, on any backend.
+    ///
+    /// - Parameters:
+    ///   - db: As ``migrate(_:)-(ModelContext)``.
+    ///   - name: The last migration to apply; it must be registered.
+    /// - Throws: As ``migrate(_:upTo:)-(DatabaseContext,_)``.
+    @_disfavoredOverload
+    public func migrate(_ db: some ModelContext, upTo name: String) throws {
+        try migrate(db, upTo: Optional(name))
+    }
+
+    /// The names of the migrations the database has applied, on any backend.
+    ///
+    /// - Parameter db: As ``migrate(_:)-(ModelContext)``.
+    /// - Returns: The applied migrations' names, in the order they were applied.
+    /// - Throws: ``DatabaseError`` when the migrations table cannot be read.
+    @_disfavoredOverload
+    public func appliedMigrations(in db: some ModelContext) throws -> [String] {
+        if let sqlite = db as? any DatabaseContext { return try appliedMigrations(in: sqlite) }
+        return try backend(of: db).appliedMigrationNames(table: Self.tableName)
+    }
+
+    /// Whether the database has applied every registered migration, on any backend.
+    ///
+    /// - Parameter db: As ``migrate(_:)-(ModelContext)``.
+    /// - Returns: `true` when no registered migration is pending.
+    /// - Throws: ``DatabaseError`` when the migrations table cannot be read.
+    @_disfavoredOverload
+    public func hasCompletedMigrations(in db: some ModelContext) throws -> Bool {
+        let applied = Set(try appliedMigrations(in: db).map(Self.key))
+        return migrations.allSatisfy { applied.contains(Self.key($0.name)) }
+    }
+
+    private func migrate(_ db: some ModelContext, upTo name: String?) throws {
+        if let sqlite = db as? any DatabaseContext {
+            return try name.map { try migrate(sqlite, upTo: $0) } ?? migrate(sqlite)
+        }
+        try backend(of: db).applyMigrations(try migrationsToRun(upTo: name), of: self)
+    }
+
+    private func backend(of db: some ModelContext) throws -> any MigrationBackend {
+        guard let backend = db as? any MigrationBackend else {
+            throw DatabaseError.misuse("\(type(of: db)) is no database LiteRecord's migrator can run on")
+        }
+        return backend
+    }
+
+    /// The registered migrations to consider, up to and including `name` (all when `nil`),
+    /// after checking the registrations: what a backend applies (those not applied yet).
+    ///
+    /// - Throws: ``MigrationError`` for a name registered twice or an unknown `name`.
+    package func migrationsToRun(upTo name: String?) throws -> ArraySlice<Migration> {
+        try checkRegistrations()
+        guard let name else { return migrations[...] }
+        let target = Self.key(name)
+        guard let index = migrations.firstIndex(where: { Self.key($0.name) == target }) else {
+            throw MigrationError.unknownTarget(name)
+        }
+        return migrations[...index]
+    }
+
+    /// Of `selected`, those the database has not applied, after checking that it applied
+    /// none this migrator does not know.
+    ///
+    /// - Parameters:
+    ///   - selected: What ``migrationsToRun(upTo:)`` returned.
+    ///   - applied: The names the database recorded.
+    /// - Returns: The migrations to run, in order.
+    /// - Throws: ``MigrationError`` naming the applied migrations this migrator does not know.
+    package func pending(_ selected: ArraySlice<Migration>, applied: [String]) throws -> [Migration] {
+        let unknown = applied.filter { !registeredKeys.contains(Self.key($0)) }
+        guard unknown.isEmpty else {
+            throw MigrationError.unknownApplied(unknown)
+        }
+        let appliedKeys = Set(applied.map(Self.key))
+        return selected.filter { !appliedKeys.contains(Self.key($0.name)) }
     }
 
     // MARK: - Running
@@ -170,13 +305,7 @@ public struct Migrator: Sendable {
     /// Applies the pending migrations of `selected`, holding the connection for the whole run.
     private func apply(_ selected: ArraySlice<Migration>, in db: some DatabaseContext) throws {
         try db.withConnection { connection in
-            let applied = try Self.appliedNames(connection)
-            let unknown = applied.filter { !registeredKeys.contains(Self.key($0)) }
-            guard unknown.isEmpty else {
-                throw MigrationError.unknownApplied(unknown)
-            }
-            let appliedKeys = Set(applied.map(Self.key))
-            for migration in selected where !appliedKeys.contains(Self.key(migration.name)) {
+            for migration in try pending(selected, applied: Self.appliedNames(connection)) {
                 try apply(migration, on: connection)
             }
         }
@@ -231,4 +360,23 @@ public struct Migrator: Sendable {
     private static func key(_ name: String) -> [UInt8] {
         Array(name.utf8)
     }
+}
+
+/// A database other than SQLite that runs a ``Migrator``'s migrations (LiteRecordPostgres's
+/// database and transaction): the same registrations, checks and rules, its own SQL.
+package protocol MigrationBackend {
+    /// Applies those of `migrations` the database has not applied yet (see
+    /// ``Migrator/pending(_:applied:)``), each in a transaction with its record.
+    ///
+    /// - Parameters:
+    ///   - migrations: The registered migrations to consider, in order.
+    ///   - migrator: The migrator, for its checks.
+    /// - Throws: ``MigrationError``, as SQLite's run does.
+    func applyMigrations(_ migrations: ArraySlice<Migrator.Migration>, of migrator: Migrator) throws
+
+    /// The names the database recorded as applied, in order; `[]` when it has no table.
+    ///
+    /// - Parameter table: The migrations table's name.
+    /// - Throws: ``DatabaseError`` when the table cannot be read.
+    func appliedMigrationNames(table: String) throws -> [String]
 }
