@@ -4,12 +4,7 @@ import LiteRecord
 import LiteRecordPostgres
 import Testing
 
-private struct Player: Model, Equatable {
-    var id: Int64?
-    var name: String
-    var score: Int
-    static let schema = Schema<Player>(table: "players")
-}
+// `Player` is the documentation's model (OneCodeBaseDocumentationTests.swift).
 
 /// What the article's loops show, for the test to check.
 private final class Board: @unchecked Sendable {

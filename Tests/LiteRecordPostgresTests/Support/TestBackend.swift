@@ -202,15 +202,19 @@ enum PostgresTestServer {
     static func freshDatabases(count: Int, configuration: PostgresConfiguration = PostgresConfiguration())
         throws -> [PostgresDatabase]
     {
+        let url = try freshURL()
+        return try (0..<count).map { _ in try PostgresDatabase(url: url, configuration: configuration) }
+    }
+
+    /// The URL of a fresh schema of its own on the test server, for code that opens the database
+    /// itself.
+    static func freshURL() throws -> String {
         guard let url else { throw DatabaseError(resultCode: .misuse, message: "no PostgreSQL server") }
         let schema = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         let setup = try PostgresDatabase(url: url)
         try setup.execute(sql: SQL(verbatim: "CREATE SCHEMA \(schema)"))
         let separator = url.contains("?") ? "&" : "?"
-        return try (0..<count).map { _ in
-            try PostgresDatabase(
-                url: url + separator + "options=-csearch_path%3D\(schema)", configuration: configuration)
-        }
+        return url + separator + "options=-csearch_path%3D\(schema)"
     }
 
     static func backend() throws -> PostgresBackend {
