@@ -132,7 +132,7 @@ extension PostgresMigrationBackend {
                 // transaction ends; it also keeps two first runs from racing on CREATE TABLE IF
                 // NOT EXISTS.
                 try session.lockSchemaChanges()
-                try session.execute(SQLDialect.postgres.createMigrationsTable(named: table))
+                try session.execute(PostgresDialect().createMigrationsTable(named: table))
                 // Another connection may have applied it since we looked.
                 let recorded = try session.execute(
                     "SELECT 1 FROM \(identifier: table) WHERE name = \(migration.name)")
@@ -169,10 +169,10 @@ extension PostgresMigrationBackend {
 
     /// The applied names in order, or `[]` without creating anything when the table is missing.
     private static func appliedNames(_ session: PostgresSession) throws -> [String] {
-        let exists = try session.execute(SQLDialect.postgres.migrationsTableExists(named: Migrator.tableName))
+        let exists = try session.execute(PostgresDialect().migrationsTableExists(named: Migrator.tableName))
         guard !exists.rows.isEmpty else { return [] }
-        return try session.execute(SQLDialect.postgres.appliedMigrationNames(in: Migrator.tableName)).rows.map
-        { row in
+        return try session.execute(PostgresDialect().appliedMigrationNames(in: Migrator.tableName)).rows.map {
+            row in
             guard case .text(let name)? = row.first else {
                 throw DatabaseError(
                     resultCode: .mismatch,

@@ -10,14 +10,14 @@ import LiteRecord
 struct PostgresQueryExecutor: QueryBackend {
     let target: PostgresQueryTarget
 
-    var dialect: SQLDialect { .postgres }
+    var dialect: any SQLDialect { PostgresDialect() }
 
     /// The database or transaction to run on (see ``PostgresQueryTarget``).
     var context: any PostgresContext { get throws { try target.context() } }
 
     /// The query's SQL, built in PostgreSQL's dialect.
     private func sql(_ build: () throws -> SQL) throws -> SQL {
-        try SQLDialect.$current.withValue(.postgres, operation: build)
+        try CurrentDialect.$value.withValue(PostgresDialect(), operation: build)
     }
 
     /// Runs `body` with a session and the query's table once the tables it reads are created or
@@ -79,7 +79,7 @@ struct PostgresQueryExecutor: QueryBackend {
     }
 
     func updateAll<M: Model>(_ query: Query<M>, _ assignments: [ColumnAssignment]) throws -> Int {
-        let built = try SQLDialect.$current.withValue(.postgres) {
+        let built = try CurrentDialect.$value.withValue(PostgresDialect()) {
             try query.backendUpdateSQL({ _ in assignments }, rowIdentity: "ctid")
         }
         guard let sql = built else { return 0 }
@@ -120,8 +120,8 @@ struct PostgresQueryExecutor: QueryBackend {
             let decoder = table.rowDecoder(dateStorage: session.dateStorage)
             return try session.execute(sql).lrRows.map { row in
                 let model = try decoder.decode(M.self, from: row)
-                let marked = try row.value(String?.self, named: BackendTable.snippetColumn) ?? ""
-                let fragment = try row.value(String?.self, named: BackendTable.fragmentColumn) ?? ""
+                let marked = try row.value(String?.self, named: PostgresFullTextSearch.snippetColumn) ?? ""
+                let fragment = try row.value(String?.self, named: PostgresFullTextSearch.fragmentColumn) ?? ""
                 // The indexed value as text; another type counts as wholly shown.
                 let document: String
                 switch try row.value(named: column) {

@@ -16,7 +16,7 @@ extension PostgresSession {
     ///   - table: The model's table.
     ///   - existingColumns: The table's columns before the migration (none for a new table).
     func prepareFullTextSearch(of table: BackendTable, existingColumns: [String]) throws {
-        let name = BackendTable.FullTextSearchColumn.columnName
+        let name = PostgresSearchColumn.columnName
         // A model that has a column of that name itself owns it; it declares no search there.
         guard !table.columns.contains(where: { $0.name == name }) else {
             if table.fullTextSearch != nil {
@@ -30,7 +30,7 @@ extension PostgresSession {
         let quotedColumn = SQL.quoteIdentifier(name)
         if existingColumns.contains(name) {
             let comment = try storedComment(ofColumn: name, table: table.name)
-            guard let comment, comment.hasPrefix(BackendTable.FullTextSearchColumn.commentPrefix) else {
+            guard let comment, comment.hasPrefix(PostgresSearchColumn.commentPrefix) else {
                 guard table.fullTextSearch != nil else { return }
                 throw SchemaError(
                     "cannot add the full-text search column of \(table.name): the table already has a "
@@ -63,7 +63,7 @@ extension PostgresSession {
     /// Creates the GIN index on the search column unless the table has one (recognized by what
     /// it is, not by its name: a name PostgreSQL truncated must not make a second one), under a
     /// name that fits in 63 bytes and that no other relation has.
-    private func createIndex(_ search: BackendTable.FullTextSearchColumn, table: String) throws {
+    private func createIndex(_ search: PostgresSearchColumn, table: String) throws {
         let existing = try execute(
             """
             SELECT 1 FROM pg_index AS i

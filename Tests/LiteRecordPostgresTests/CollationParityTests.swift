@@ -31,12 +31,14 @@ struct PostgresCollationParityTests {
 @Suite struct PostgresCollationSQLTests {
     @Test func textStatesItsCollation() throws {
         let query = Query<CollationWord>(backendWithDateStorage: .text)
-        let postgres = SQLDialect.$current.withValue(.postgres) {
+        let postgres = CurrentDialect.$value.withValue(PostgresDialect()) {
             query.where { $0.info.nick > "Z" && $0.id > 0 }.order {
                 [$0.word.descending, $0.labels["k"].ascending]
             }
         }
-        let text = try SQLDialect.$current.withValue(.postgres) { try postgres.backendSelectSQL("*") }.text
+        let text = try CurrentDialect.$value.withValue(PostgresDialect()) {
+            try postgres.backendSelectSQL("*")
+        }.text
         #expect(text.contains("((\"info\" #>> ?::text[]) COLLATE \"C\") > ?"))
         #expect(
             text.contains(

@@ -15,10 +15,12 @@ struct SmallCounter: Model, Equatable {
 @Suite struct PostgresQueryLanguageSQLTests {
     @Test func textPredicatesUseBytesAndBoundValuesOnPostgres() throws {
         let query = Query<TextRecord>(backendWithDateStorage: .text)
-        let postgres = SQLDialect.$current.withValue(.postgres) {
+        let postgres = CurrentDialect.$value.withValue(PostgresDialect()) {
             query.where { $0.text.hasPrefix("a%") && $0.nick.caseInsensitiveContains("_") }
         }
-        let text = try SQLDialect.$current.withValue(.postgres) { try postgres.backendSelectSQL("*") }
+        let text = try CurrentDialect.$value.withValue(PostgresDialect()) {
+            try postgres.backendSelectSQL("*")
+        }
         // A text column states its collation (byte order, whatever the database's locale).
         #expect(text.text.contains("starts_with((\"text\" COLLATE \"C\"), CAST(? AS text))"))
         #expect(
@@ -37,10 +39,12 @@ struct SmallCounter: Model, Equatable {
 
     @Test func jsonContainmentUsesJSONBOperatorsOnPostgres() throws {
         let query = Query<TextRecord>(backendWithDateStorage: .text)
-        let postgres = SQLDialect.$current.withValue(.postgres) {
+        let postgres = CurrentDialect.$value.withValue(PostgresDialect()) {
             query.where { $0.tags.contains("pro") && $0.items.count > 1 }
         }
-        let text = try SQLDialect.$current.withValue(.postgres) { try postgres.backendSelectSQL("*") }
+        let text = try CurrentDialect.$value.withValue(PostgresDialect()) {
+            try postgres.backendSelectSQL("*")
+        }
         #expect(text.text.contains("\"tags\" @> CAST(? AS jsonb)"))
         #expect(text.text.contains("jsonb_array_length(\"items\")"))
         #expect(text.arguments.positional.first == .text("[\"pro\"]"))

@@ -7,18 +7,18 @@ import Testing
 
 @Suite struct SQLDialectTests {
     @Test func sqliteIsTheDefaultDialect() {
-        #expect(SQLDialect.current == .sqlite)
+        #expect(CurrentDialect.value is SQLiteDialect)
     }
 
     @Test func columnTypes() {
-        #expect(SQLDialect.postgres.columnType(.integer, isJSON: false, isBoolean: false) == "bigint")
-        #expect(SQLDialect.postgres.columnType(.integer, isJSON: false, isBoolean: true) == "boolean")
-        #expect(SQLDialect.postgres.columnType(.real, isJSON: false, isBoolean: false) == "double precision")
-        #expect(SQLDialect.postgres.columnType(.text, isJSON: true, isBoolean: false) == "jsonb")
-        #expect(SQLDialect.postgres.columnType(.blob, isJSON: false, isBoolean: false) == "bytea")
+        #expect(PostgresDialect().columnType(.integer, isJSON: false, isBoolean: false) == "bigint")
+        #expect(PostgresDialect().columnType(.integer, isJSON: false, isBoolean: true) == "boolean")
+        #expect(PostgresDialect().columnType(.real, isJSON: false, isBoolean: false) == "double precision")
+        #expect(PostgresDialect().columnType(.text, isJSON: true, isBoolean: false) == "jsonb")
+        #expect(PostgresDialect().columnType(.blob, isJSON: false, isBoolean: false) == "bytea")
         #expect(
-            SQLDialect.postgres.columnType(.text, isJSON: false, isBoolean: false) == "text COLLATE \"C\"")
-        #expect(SQLDialect.sqlite.columnType(.integer, isJSON: false, isBoolean: true) == "INTEGER")
+            PostgresDialect().columnType(.text, isJSON: false, isBoolean: false) == "text COLLATE \"C\"")
+        #expect(SQLiteDialect().columnType(.integer, isJSON: false, isBoolean: true) == "INTEGER")
     }
 
     /// The same query closure gives SQLite's SQL by default and PostgreSQL's inside the seam.
@@ -29,10 +29,12 @@ import Testing
         #expect(sqliteText.contains("\"team\" IS ?"))
         #expect(sqliteText.contains("\"stats\" ->> ?"))
         #expect(sqliteText.contains("LIMIT -1 OFFSET ?"))
-        let postgres = SQLDialect.$current.withValue(.postgres) {
+        let postgres = CurrentDialect.$value.withValue(PostgresDialect()) {
             query.where { $0.team == .red && $0.stats.wins >= 3 }.offset(2)
         }
-        let postgresText = try SQLDialect.$current.withValue(.postgres) { try postgres.backendSelectSQL("*") }
+        let postgresText = try CurrentDialect.$value.withValue(PostgresDialect()) {
+            try postgres.backendSelectSQL("*")
+        }
         #expect(postgresText.text.contains("(\"team\" COLLATE \"C\") IS NOT DISTINCT FROM ?"))
         #expect(postgresText.text.contains("((\"stats\" #>> ?::text[])::numeric) >= ?"))
         #expect(postgresText.text.contains("LIMIT ALL OFFSET ?"))

@@ -6,10 +6,10 @@ import Foundation
 /// Keys are sorted so that equal values store equal text (and compare equal in SQL); dates
 /// inside JSON use the same UTC text as date columns. The coders are built once and shared:
 /// building one per row would cost more than the JSON work itself.
-enum JSONColumn {
+package enum JSONColumn {
     // JSONEncoder and JSONDecoder are thread-safe for encode/decode calls; their settings are
     // fixed here and never changed afterwards.
-    nonisolated(unsafe) static let encoder: JSONEncoder = {
+    nonisolated(unsafe) package static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .custom { date, encoder in

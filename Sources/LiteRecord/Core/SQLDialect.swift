@@ -3,63 +3,57 @@ import Foundation
 /// The SQL a backend speaks where it differs from SQLite's: the one seam between LiteRecord's
 /// SQL generation (models, schema, the query language) and another database.
 ///
-/// LiteRecord itself speaks ``sqlite`` and its output does not change. The PostgreSQL backend
-/// (product `LiteRecordPostgres`) builds its queries with the same `Query` and `Column` code
-/// while ``current`` is ``postgres``; the few places where the text differs ask ``current``.
+/// LiteRecord itself speaks ``SQLiteDialect``, and its output does not change. Another backend
+/// builds its queries with the same `Query` and `Column` code while ``CurrentDialect/value`` is
+/// its own dialect, which answers each requirement with its own SQL; adding a backend adds a
+/// conformance and touches no file of LiteRecord. Each requirement is one point where the text
+/// differs, or a question about the database's behaviour, never a question of identity.
 /// Package access only: it is not part of LiteRecord's public API.
-package enum SQLDialect: Sendable, Equatable {
-    case sqlite
-    case postgres
+package protocol SQLDialect: Sendable {
+    /// The database's name, for messages.
+    var name: String { get }
 
-    /// The dialect that query closures and SQL builders are writing for right now.
-    ///
-    /// A task-local value rather than a parameter threaded through every `Column` operator:
-    /// query closures run synchronously inside `where`/`order` and SQL is built synchronously,
-    /// so a backend sets it around those calls (`SQLDialect.$current.withValue(.postgres) {...}`)
-    /// and SQLite's path, which never sets it, reads `.sqlite` and stays byte for byte the same.
-    @TaskLocal package static var current: SQLDialect = .sqlite
+    // MARK: Conditions and clauses
 
-    /// NULL-safe equality: `IS` in SQLite, `IS NOT DISTINCT FROM` in PostgreSQL.
-    package var nullSafeEqual: String { self == .sqlite ? "IS" : "IS NOT DISTINCT FROM" }
+    /// NULL-safe equality (SQLite: `IS`).
+    var nullSafeEqual: String { get }
+    /// NULL-safe inequality (SQLite: `IS NOT`).
+    var nullSafeNotEqual: String { get }
+    /// A condition that is always false (SQLite, which has no boolean type: `0`).
+    var falseCondition: String { get }
+    /// `LIMIT` without a bound, for an `OFFSET` alone (SQLite: `-1`).
+    var unboundedLimit: String { get }
+    /// Whether NULL sorts before every value in ascending order (SQLite: it is the smallest).
+    var sortsNullsFirst: Bool { get }
+    /// Whether columns hold each value in the one form LiteRecord wrote, so that values compare
+    /// as stored: no date, UUID or decimal spellings to reconcile, keys compared with `=`.
+    var comparesStoredFormsPlainly: Bool { get }
+    /// Whether a `DISTINCT` query orders only by selected values, so that its rows are sorted
+    /// and limited outside, by the same terms over the same column names.
+    var ordersDistinctRowsOutside: Bool { get }
+    /// Whether a subquery in `FROM` needs a name.
+    var namesDerivedTables: Bool { get }
+    /// Whether a JSON member's address names any key (SQLite's path text cannot name a key
+    /// holding `"`, which is then read another way).
+    var jsonPathsNameAnyKey: Bool { get }
 
-    /// NULL-safe inequality: `IS NOT` in SQLite, `IS DISTINCT FROM` in PostgreSQL.
-    package var nullSafeNotEqual: String { self == .sqlite ? "IS NOT" : "IS DISTINCT FROM" }
-
-    /// A condition that is always false (`0` in SQLite, which has no boolean type).
-    package var falseCondition: String { self == .sqlite ? "0" : "FALSE" }
-
-    /// `LIMIT` without a bound, for an `OFFSET` alone.
-    package var unboundedLimit: String { self == .sqlite ? "-1" : "ALL" }
+    // MARK: Schema
 
     /// The column type for a model column.
-    ///
-    /// PostgreSQL: integers `bigint`, `Bool` `boolean`, floating point `double precision`,
-    /// `Decimal` `numeric`, bytes `bytea`, JSON values `jsonb`, text (dates stored as text
-    /// included, which keeps their full precision) `text COLLATE "C"`, so that text compares by
-    /// bytes as on SQLite, whatever the database's locale.
     ///
     /// - Parameters:
     ///   - declared: The type LiteRecord declares for SQLite.
     ///   - isJSON: Whether the column holds JSON.
     ///   - isBoolean: Whether the Swift value is a `Bool`.
     /// - Returns: The type's SQL text.
-    package func columnType(_ declared: DatabaseColumnType, isJSON: Bool, isBoolean: Bool) -> String {
-        guard self == .postgres else { return declared.rawValue }
-        if isJSON || declared == .json { return "jsonb" }
-        if isBoolean { return "boolean" }
-        switch declared {
-        case .integer: return "bigint"
-        case .real: return "double precision"
-        case .blob: return "bytea"
-        case .numeric: return "numeric"
-        default: return "text COLLATE \"C\""
-        }
-    }
+    func columnType(_ declared: DatabaseColumnType, isJSON: Bool, isBoolean: Bool) -> String
 
-    /// A value inside a JSON column, read as the member's Swift type compares: numbers as
-    /// numbers, booleans as booleans, everything else as text compared by bytes. SQLite reads it
-    /// with `->> '$.path'`; PostgreSQL with `#>>` and a bound path of keys, cast by the member
-    /// type, text under `COLLATE "C"`.
+    /// A model column as a query reads, compares and sorts it (SQLite: its quoted name).
+    func columnExpression(_ column: TableSchema.Column) -> SQL
+
+    // MARK: JSON
+
+    /// A value inside a JSON column, read as the member's Swift type compares.
     ///
     /// - Parameters:
     ///   - column: The JSON column's name.
@@ -67,50 +61,130 @@ package enum SQLDialect: Sendable, Equatable {
     ///   - keys: The member names along the path.
     ///   - memberType: The Swift type of the member.
     /// - Returns: The expression.
-    package func jsonMember(column: String, path: String, keys: [String], memberType: Any.Type) -> SQL {
-        let quoted = SQL(SQL.quoteIdentifier(column))
-        guard self == .postgres else { return "(\(quoted) ->> \(path))" }
-        let base: SQL = "(\(quoted) #>> \(SQLDialect.postgresKeyArray(keys))::text[])"
-        switch SQLDialect.comparisonKind(of: memberType) {
-        case .number: return "(\(base)::numeric)"
-        case .boolean: return "(\(base)::boolean)"
-        // `#>>` gives text of the database's default collation: state byte order, as SQLite's
-        // `->>` text compares.
-        case .text: return PostgresText.byBytes(base)
-        }
-    }
+    func jsonMember(column: String, path: String, keys: [String], memberType: Any.Type) -> SQL
 
-    /// The `jsonb` value at a path of keys inside a PostgreSQL JSON column (`#>`: still JSON,
-    /// where `#>>` reads it as text).
+    /// The number of elements of a JSON array (or keys of an object, when `isObject`) a column
+    /// holds; 0 for NULL.
+    func jsonCount<Value>(of column: Column<Value>, isObject: Bool) -> SQL
+
+    /// Whether a JSON array a column holds contains `element`, and the error met encoding it.
+    func jsonArray<Value, Element: Encodable>(
+        _ column: Column<Value>, containing element: Element
+    ) -> (SQL, (any Error)?)
+
+    /// The elements of a JSON array a column holds, as a `FROM` source with a `value` column.
+    func jsonElements<Value>(of column: Column<Value>) -> SQL
+
+    /// One element of a JSON array, selected under `name`, as a `type` compares.
+    func jsonElement(named name: String, type: Any.Type) -> SQL
+
+    // MARK: Text
+
+    /// A text predicate (``TextPredicate``) over a text expression and a bound value.
+    func textPredicate(_ predicate: TextPredicate, column: SQL, value: DatabaseValue) -> SQL
+
+    /// A text function with Swift's semantics.
+    ///
+    /// - Throws: ``SchemaError`` for a function the database cannot compute as Swift does.
+    func textFunction(_ function: QueryFunctions.Text, of column: SQL) throws -> SQL
+
+    // MARK: Numbers
+
+    /// `left op right` (or `- left` for `.negate`, `right` then `nil`) for a Swift numeric type,
+    /// failing where Swift traps.
+    ///
+    /// - Throws: ``SchemaError`` for a type whose arithmetic cannot be computed as Swift's.
+    func arithmetic(
+        _ function: QueryFunctions.Arithmetic, _ left: SQL, _ right: SQL?, number: Any.Type
+    ) throws -> SQL
+
+    /// An aggregate (`sum`, `min`, `max` or `avg`) as the Swift type it decodes to reads it.
+    func aggregateResult(_ aggregate: SQL, function: String, resultType: Any.Type) -> SQL
+
+    /// The function computing `min` or `max` of values of `type`.
+    func extremumFunction(_ function: String, of type: Any.Type) -> String
+
+    // MARK: Eager loads
+
+    /// The distinct integer keys of an eager load's roots, as the text bound to its one
+    /// parameter.
+    func boundKeys(_ keys: [Int64]) throws -> String
+
+    /// The distinct keys of an eager load's roots, as the text bound to its one parameter.
+    ///
+    /// - Throws: ``SchemaError`` for a key that cannot be passed exactly.
+    func boundKeys(_ keys: [RelationKey]) throws -> String
+
+    /// SQL true when the key columns hold one of the bound keys.
     ///
     /// - Parameters:
-    ///   - column: The JSON column's name.
-    ///   - keys: The member names along the path; none for the whole value.
-    /// - Returns: The expression.
-    package static func postgresJSONValue(column: String, keys: [String]) -> SQL {
-        let quoted = SQL(SQL.quoteIdentifier(column))
-        guard !keys.isEmpty else { return quoted }
-        return "(\(quoted) #> \(postgresKeyArray(keys))::text[])"
-    }
+    ///   - columns: The key columns, quoted (and qualified).
+    ///   - keys: The parameter the keys are bound to.
+    ///   - names: The key columns' names in `table`.
+    ///   - table: The table the columns belong to.
+    ///   - forms: How each key column's values compare (see ``RelationKeyForm``).
+    func keyMembership(
+        _ columns: [SQL], keys: String, names: [String], in table: TableSchema, forms: [RelationKeyForm]
+    ) -> SQL
 
-    /// A PostgreSQL `text[]` literal of keys, bound as one value: `{"a","b \"c\""}`.
-    private static func postgresKeyArray(_ keys: [String]) -> DatabaseValue {
-        let quoted = keys.map {
-            "\""
-                + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-                + "\""
+    // MARK: Full-text search
+
+    /// The WHERE condition of a query's search, when the dialect searches there; `nil` if not.
+    func fullTextCondition<M: Model>(of query: Query<M>) -> SQL?
+
+    /// The FROM of a query on `table`, with its search.
+    func fullTextSource<M: Model>(of query: Query<M>, table: TableSchema) -> SQL
+
+    /// What a query with a search selects for `selection`.
+    func fullTextSelection<M: Model>(_ selection: SQL, of query: Query<M>, table: TableSchema) -> SQL
+
+    /// The ORDER BY of a search ordered by relevance (best match first).
+    func fullTextRankOrder<M: Model>(of query: Query<M>, table: TableSchema, selection: SQL) -> SQL
+
+    // MARK: Migrations
+
+    /// Creates the migrations table when it is missing: `name` (the primary key, compared by
+    /// bytes), `position` (the order migrations were applied in) and `applied_at` (UTC text).
+    func createMigrationsTable(named table: String) -> SQL
+
+    /// A query that returns one row when the migrations table exists, none otherwise, and
+    /// creates nothing.
+    func migrationsTableExists(named table: String) -> SQL
+
+    /// The applied migrations' names, in the order they were applied.
+    func appliedMigrationNames(in table: String) -> SQL
+}
+
+/// The text predicates of `Column+Strings.swift`, which a dialect writes
+/// (``SQLDialect/textPredicate(_:column:value:)``). The case-sensitive ones compare exact bytes;
+/// the case-insensitive ones fold ASCII letters only.
+package enum TextPredicate: Sendable {
+    case hasPrefix
+    case hasSuffix
+    /// Never asked with an empty value.
+    case contains
+    case caseInsensitiveHasPrefix
+    case caseInsensitiveHasSuffix
+    /// Never asked with an empty value.
+    case caseInsensitiveContains
+    case caseInsensitiveEquals
+
+    /// Whether the predicate ignores the case of ASCII letters.
+    package var foldsCase: Bool {
+        switch self {
+        case .hasPrefix, .hasSuffix, .contains: false
+        case .caseInsensitiveHasPrefix, .caseInsensitiveHasSuffix, .caseInsensitiveContains,
+            .caseInsensitiveEquals:
+            true
         }
-        return .text("{" + quoted.joined(separator: ",") + "}")
     }
+}
 
-    private enum ComparisonKind { case number, boolean, text }
-
-    private static func comparisonKind(of type: Any.Type) -> ComparisonKind {
-        let type = (type as? any OptionalWrapper.Type)?.wrappedType ?? type
-        if type == Bool.self { return .boolean }
-        if type is any BinaryInteger.Type || type is any BinaryFloatingPoint.Type || type == Decimal.self {
-            return .number
-        }
-        return .text
-    }
+/// The dialect that query closures and SQL builders are writing for right now.
+package enum CurrentDialect {
+    /// A task-local value rather than a parameter threaded through every `Column` operator:
+    /// query closures run synchronously inside `where`/`order` and SQL is built synchronously,
+    /// so a backend sets it around those calls (`CurrentDialect.$value.withValue(dialect) {...}`)
+    /// and SQLite's path, which never sets it, reads ``SQLiteDialect``.
+    @TaskLocal package static var value: any SQLDialect = SQLiteDialect()
 }

@@ -15,32 +15,17 @@ extension Column {
     }
 }
 
-/// Builds the SQL of an arithmetic expression over operands of a Swift numeric type.
+/// Builds an arithmetic expression over operands of a Swift numeric type, in the current
+/// dialect.
 enum ArithmeticExpression {
     static func combine<Left, Right, Result>(
         _ function: QueryFunctions.Arithmetic, _ left: Column<Left>, _ right: Column<Right>, number: Any.Type
     ) -> Column<Result> {
         let sql: SQL
-        if SQLDialect.current == .postgres {
-            do {
-                sql = try PostgresArithmetic.expression(function, left.sql, right.sql, number: number)
-            } catch {
-                return Column<Result>(failure: left.error ?? right.error ?? error)
-            }
-        } else if number is any BinaryInteger.Type {
-            // Checked: SQLite itself turns an overflowing integer into an inexact REAL.
-            sql = fitting("\(SQL(function.name))(\(left.sql), \(right.sql))", number)
-        } else if number is any BinaryFloatingPoint.Type {
-            switch function {
-            case .divide, .remainder:
-                // As REAL: a whole number inside JSON may read as an integer, and SQLite's `/` of
-                // two integers truncates.
-                sql = "\(SQL(function.name))(CAST(\(left.sql) AS REAL), \(right.sql))"
-            case .add, .subtract, .multiply, .negate:
-                sql = "(\(left.sql) \(SQL(function.symbol)) \(right.sql))"
-            }
-        } else {
-            return Column<Result>(failure: left.error ?? right.error ?? unsupported(number))
+        do {
+            sql = try CurrentDialect.value.arithmetic(function, left.sql, right.sql, number: number)
+        } catch {
+            return Column<Result>(failure: left.error ?? right.error ?? error)
         }
         return Column<Result>(
             sql: sql, columnName: nil, isNullable: left.isNullable || right.isNullable, isJSON: false,
@@ -49,42 +34,18 @@ enum ArithmeticExpression {
 
     static func negate<Operand, Result>(_ operand: Column<Operand>, number: Any.Type) -> Column<Result> {
         let sql: SQL
-        if SQLDialect.current == .postgres {
-            do {
-                sql = try PostgresArithmetic.expression(.negate, operand.sql, nil, number: number)
-            } catch {
-                return Column<Result>(failure: operand.error ?? error)
-            }
-        } else if number is any BinaryInteger.Type {
-            sql = fitting("\(SQL(QueryFunctions.Arithmetic.negate.name))(\(operand.sql))", number)
-        } else if number is any BinaryFloatingPoint.Type {
-            sql = "(- \(operand.sql))"
-        } else {
-            return Column<Result>(failure: operand.error ?? unsupported(number))
+        do {
+            sql = try CurrentDialect.value.arithmetic(.negate, operand.sql, nil, number: number)
+        } catch {
+            return Column<Result>(failure: operand.error ?? error)
         }
         return Column<Result>(
             sql: sql, columnName: nil, isNullable: operand.isNullable, isJSON: false, collation: nil,
             dateStorage: operand.dateStorage, jsonPath: nil, error: operand.error)
     }
 
-    /// An integer expression checked against the range of a narrower Swift type (`UInt8`,
-    /// `Int32`, `UInt`'s lack of negatives), where Swift would trap and the column could no
-    /// longer be read.
-    private static func fitting(_ sql: SQL, _ number: Any.Type) -> SQL {
-        guard let integer = number as? any FixedWidthInteger.Type, let (low, high) = bounds(of: integer)
-        else {
-            return sql
-        }
-        let (lowValue, highValue) = (DatabaseValue.integer(low), DatabaseValue.integer(high))
-        return "\(SQL(QueryFunctions.integerInRange))(\(sql), \(lowValue), \(highValue))"
-    }
-
-    private static func bounds<T: FixedWidthInteger>(of type: T.Type) -> (Int64, Int64)? {
-        let (low, high) = (Int64(clamping: T.min), Int64(clamping: T.max))
-        return low == .min && high == .max ? nil : (low, high)
-    }
-
-    private static func unsupported(_ number: Any.Type) -> SchemaError {
+    /// The error of arithmetic on a type that is neither integer nor floating point.
+    static func unsupported(_ number: Any.Type) -> SchemaError {
         SchemaError(
             "arithmetic on \(number) cannot be computed in SQL: only integers and floating-point numbers")
     }

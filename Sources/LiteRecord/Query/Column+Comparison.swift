@@ -42,12 +42,12 @@ extension Column where Value: Encodable {
 
     /// Equal, NULL-safe: matches NULL when `value` is `nil`.
     public static func == (lhs: Column, rhs: Value) -> Condition {
-        lhs.compare(lhs.isNullable ? SQLDialect.current.nullSafeEqual : "=", rhs)
+        lhs.compare(lhs.isNullable ? CurrentDialect.value.nullSafeEqual : "=", rhs)
     }
 
     /// Not equal, NULL-safe: an optional column holding NULL is not equal to a value.
     public static func != (lhs: Column, rhs: Value) -> Condition {
-        lhs.compare(lhs.isNullable ? SQLDialect.current.nullSafeNotEqual : "<>", rhs)
+        lhs.compare(lhs.isNullable ? CurrentDialect.value.nullSafeNotEqual : "<>", rhs)
     }
 
     /// Whether the value is one of `values`: `$0.score.in([1, 2, 3])`.
@@ -64,7 +64,7 @@ extension Column where Value: Encodable {
             candidates.append(stored)
         }
         guard !candidates.isEmpty else {
-            return Condition(SQL(SQLDialect.current.falseCondition), error: error)
+            return Condition(SQL(CurrentDialect.value.falseCondition), error: error)
         }
         let hasNull = candidates.contains(.null)
         let nonNull = candidates.filter { !$0.isNull }
@@ -167,11 +167,11 @@ extension Column where Value: Comparable {
 extension Column where Value: Equatable {
     /// Equal, NULL-safe, by exact bytes: `$0.home == $0.away`.
     public static func == (lhs: Column, rhs: Column) -> Condition {
-        lhs.compare(SQLDialect.current.nullSafeEqual, rhs)
+        lhs.compare(CurrentDialect.value.nullSafeEqual, rhs)
     }
     /// Not equal, NULL-safe.
     public static func != (lhs: Column, rhs: Column) -> Condition {
-        lhs.compare(SQLDialect.current.nullSafeNotEqual, rhs)
+        lhs.compare(CurrentDialect.value.nullSafeNotEqual, rhs)
     }
 }
 
@@ -231,19 +231,19 @@ extension Column where Value: OptionalProtocol, Value.Wrapped: Comparable {
 extension Column where Value: OptionalProtocol, Value.Wrapped: Equatable {
     /// Equal, NULL-safe, as Swift compares `level == bonus` with `bonus` optional.
     public static func == (lhs: Column, rhs: Column<Value.Wrapped>) -> Condition {
-        lhs.compare(SQLDialect.current.nullSafeEqual, rhs)
+        lhs.compare(CurrentDialect.value.nullSafeEqual, rhs)
     }
     /// Not equal, NULL-safe.
     public static func != (lhs: Column, rhs: Column<Value.Wrapped>) -> Condition {
-        lhs.compare(SQLDialect.current.nullSafeNotEqual, rhs)
+        lhs.compare(CurrentDialect.value.nullSafeNotEqual, rhs)
     }
     /// Equal, NULL-safe.
     public static func == (lhs: Column<Value.Wrapped>, rhs: Column) -> Condition {
-        lhs.compare(SQLDialect.current.nullSafeEqual, rhs)
+        lhs.compare(CurrentDialect.value.nullSafeEqual, rhs)
     }
     /// Not equal, NULL-safe.
     public static func != (lhs: Column<Value.Wrapped>, rhs: Column) -> Condition {
-        lhs.compare(SQLDialect.current.nullSafeNotEqual, rhs)
+        lhs.compare(CurrentDialect.value.nullSafeNotEqual, rhs)
     }
 }
 

@@ -13,16 +13,8 @@ extension Column where Value: Collection {
                         "count of \(sql.text) (\(Value.self)) cannot be computed in SQL: only arrays and "
                             + "dictionaries stored as JSON have a count"))
         }
-        if SQLDialect.current == .postgres {
-            let isObject = Value.self is any JSONObjectCollection.Type
-            return derived(PostgresJSON.count(postgresJSONValue, isObject: isObject), isNullable: false)
-        }
-        let source: SQL = jsonPath.map { "\(SQL(SQL.quoteIdentifier($0.column))), \($0.path)" } ?? sql
-        // A dictionary is a JSON object, whose json_array_length() is 0: count its keys.
-        if Value.self is any JSONObjectCollection.Type {
-            return derived("(SELECT count(*) FROM json_each(\(source)))", isNullable: false)
-        }
-        return derived("coalesce(json_array_length(\(source)), 0)", isNullable: false)
+        let isObject = Value.self is any JSONObjectCollection.Type
+        return derived(CurrentDialect.value.jsonCount(of: self, isObject: isObject), isNullable: false)
     }
 
     /// Whether the array is empty.
@@ -34,21 +26,8 @@ extension Column where Value: Collection, Value.Element: Encodable {
     ///
     /// - Parameter element: The element to look for.
     public func contains(_ element: Value.Element) -> Condition {
-        if SQLDialect.current == .postgres {
-            let (condition, conversionError) = PostgresJSON.contains(postgresJSONValue, element: element)
-            return Condition(condition, error: error ?? conversionError)
-        }
-        // The element in the form the JSON array holds it (see JSONMemberForm).
-        let (stored, conversionError) = JSONMemberForm.sql(element)
-        let source: SQL =
-            if let jsonPath {
-                "json_each(\(SQL(SQL.quoteIdentifier(jsonPath.column))), \(jsonPath.path))"
-            } else {
-                "json_each(\(sql))"
-            }
-        // `IS`, so that an array of optionals contains `nil` (a JSON null reads as NULL).
-        return Condition(
-            "EXISTS (SELECT 1 FROM \(source) WHERE value IS \(stored))", error: error ?? conversionError)
+        let (condition, conversionError) = CurrentDialect.value.jsonArray(self, containing: element)
+        return Condition(condition, error: error ?? conversionError)
     }
 }
 
@@ -61,8 +40,7 @@ extension Column {
     public subscript<Element>(key: String) -> Column<Element?> where Value == [String: Element] {
         do {
             let member: Column<Element?> = try jsonMember([key], keyPathText: "[\(key.debugDescription)]")
-            // PostgreSQL addresses members by a bound array of keys, which names any key.
-            if SQLDialect.current == .postgres { return member }
+            if CurrentDialect.value.jsonPathsNameAnyKey { return member }
             // A JSON path cannot name a key holding `"` (nor, before SQLite 3.45, a control character).
             guard key.unicodeScalars.contains(where: { $0 == "\"" || $0.value < 0x20 }),
                 let (column, path) = jsonPath ?? columnName.map({ ($0, "$") })
@@ -91,21 +69,14 @@ extension Column where Value: Collection {
     public func contains(where predicate: (Column<Value.Element>) -> Condition) -> Condition {
         guard (isJSON || jsonPath != nil) && !(Value.self is any StringProtocol.Type) else {
             return Condition(
-                SQL(SQLDialect.current.falseCondition),
+                SQL(CurrentDialect.value.falseCondition),
                 error: error
                     ?? SchemaError(
                         "contains(where:) on \(sql.text) (\(Value.self)) cannot be computed in SQL: only "
                             + "arrays stored as JSON have elements there"))
         }
-        let isPostgres = SQLDialect.current == .postgres
-        let source: SQL =
-            if isPostgres {
-                "\(PostgresJSON.elements(postgresJSONValue)) AS literecord_elements(value)"
-            } else if let jsonPath {
-                "json_each(\(SQL(SQL.quoteIdentifier(jsonPath.column))), \(jsonPath.path))"
-            } else {
-                "json_each(\(sql))"
-            }
+        let dialect = CurrentDialect.value
+        let source = dialect.jsonElements(of: self)
         // The element gets a name of its own, one per nesting level: a bare `value` inside a
         // nested json_each() would name that json_each's own column, not the outer element.
         let prefix = "literecord_element_"
@@ -113,20 +84,13 @@ extension Column where Value: Collection {
             name.hasPrefix(prefix) ? Int(name.dropFirst(prefix.count)) : nil
         }
         let name = prefix + String((outer ?? 0) + 1)
-        // PostgreSQL's element is `jsonb`: the element itself reads as the Swift type compares
-        // (its members, nested arrays and `contains` use the `jsonb` by its name).
-        let elementSQL =
-            isPostgres
-            ? SQLDialect.postgres.jsonMember(
-                column: name, path: "$", keys: [], memberType: Value.Element.self)
-            : SQL(SQL.quoteIdentifier(name))
+        let elementSQL = dialect.jsonElement(named: name, type: Value.Element.self)
         let element = Column<Value.Element>(
             sql: elementSQL, columnName: name, isNullable: true, isJSON: true,
             collation: nil, dateStorage: .text, jsonPath: nil, error: nil)
         let condition = predicate(element)
         var elements: SQL = "(SELECT value AS \(SQL(SQL.quoteIdentifier(name))) FROM \(source))"
-        // PostgreSQL wants a name for a subquery in FROM.
-        if isPostgres { elements.append(" AS \(SQL(SQL.quoteIdentifier(name + "_rows")))") }
+        if dialect.namesDerivedTables { elements.append(" AS \(SQL(SQL.quoteIdentifier(name + "_rows")))") }
         return Condition(
             "EXISTS (SELECT 1 FROM \(elements) WHERE \(condition.sql))", error: error ?? condition.error)
     }

@@ -5,95 +5,54 @@ import Foundation
 // optional column `nil` never matches a predicate, and `!` of a predicate matches `nil`.
 
 extension Column {
-    /// A text predicate over this column; `guardingNull` makes it false for NULL (not NULL).
-    /// `postgres` builds PostgreSQL's form of the predicate (see `PostgresText`).
-    fileprivate func textPredicate(
-        _ text: String, guardingNull: Bool, postgres: (SQL, DatabaseValue) -> SQL,
-        _ body: (SQL, DatabaseValue) -> SQL
-    ) -> Condition {
-        let predicate = SQLDialect.current == .postgres ? postgres(sql, .text(text)) : body(sql, .text(text))
+    /// A text predicate over this column, in the current dialect; `guardingNull` makes it false
+    /// for NULL (not NULL).
+    fileprivate func textPredicate(_ kind: TextPredicate, _ text: String, guardingNull: Bool) -> Condition {
+        let predicate = CurrentDialect.value.textPredicate(kind, column: sql, value: .text(text))
         guard guardingNull else { return Condition("(\(predicate))", error: error) }
         return Condition("(\(sql) IS NOT NULL AND \(predicate))", error: error)
     }
 
     fileprivate func hasPrefixCondition(_ prefix: String, guardingNull: Bool) -> Condition {
-        textPredicate(
-            prefix, guardingNull: guardingNull,
-            postgres: PostgresText.hasPrefix(foldingCase: false)
-        ) { column, value in
-            // substr() of an empty blob is NULL, not an empty blob.
-            "coalesce(substr(CAST(\(column) AS BLOB), 1, length(CAST(\(value) AS BLOB))), x'') = CAST(\(value) AS BLOB)"
-        }
+        textPredicate(.hasPrefix, prefix, guardingNull: guardingNull)
     }
 
     fileprivate func hasSuffixCondition(_ suffix: String, guardingNull: Bool) -> Condition {
         guard !suffix.isEmpty else { return Condition("(\(sql) IS NOT NULL)", error: error) }
-        return textPredicate(
-            suffix, guardingNull: guardingNull,
-            postgres: PostgresText.hasSuffix(foldingCase: false)
-        ) { column, value in
-            "coalesce(substr(CAST(\(column) AS BLOB), -length(CAST(\(value) AS BLOB))), x'') = CAST(\(value) AS BLOB)"
-        }
+        return textPredicate(.hasSuffix, suffix, guardingNull: guardingNull)
     }
 
     fileprivate func containsCondition(_ other: String, guardingNull: Bool) -> Condition {
         // Foundation's `contains("")` is false (instr() finds the empty text everywhere).
-        guard !other.isEmpty else { return Condition(SQL(SQLDialect.current.falseCondition), error: error) }
-        return textPredicate(
-            other, guardingNull: guardingNull, postgres: PostgresText.contains(foldingCase: false)
-        ) { column, value in
-            "instr(CAST(\(column) AS BLOB), CAST(\(value) AS BLOB)) > 0"
-        }
+        guard !other.isEmpty else { return Condition(SQL(CurrentDialect.value.falseCondition), error: error) }
+        return textPredicate(.contains, other, guardingNull: guardingNull)
     }
 
     fileprivate func caseInsensitiveHasPrefixCondition(_ prefix: String, guardingNull: Bool) -> Condition {
-        // Bytes, not characters: text functions stop at a NUL character; lower() keeps lengths.
-        textPredicate(
-            prefix, guardingNull: guardingNull,
-            postgres: PostgresText.hasPrefix(foldingCase: true)
-        ) { column, value in
-            "coalesce(substr(CAST(lower(\(column)) AS BLOB), 1, length(CAST(\(value) AS BLOB))), x'') = CAST(lower(\(value)) AS BLOB)"
-        }
+        textPredicate(.caseInsensitiveHasPrefix, prefix, guardingNull: guardingNull)
     }
 
     fileprivate func caseInsensitiveHasSuffixCondition(_ suffix: String, guardingNull: Bool) -> Condition {
         guard !suffix.isEmpty else { return Condition("(\(sql) IS NOT NULL)", error: error) }
-        return textPredicate(
-            suffix, guardingNull: guardingNull,
-            postgres: PostgresText.hasSuffix(foldingCase: true)
-        ) { column, value in
-            "coalesce(substr(CAST(lower(\(column)) AS BLOB), -length(CAST(\(value) AS BLOB))), x'') = CAST(lower(\(value)) AS BLOB)"
-        }
+        return textPredicate(.caseInsensitiveHasSuffix, suffix, guardingNull: guardingNull)
     }
 
     fileprivate func caseInsensitiveContainsCondition(_ other: String, guardingNull: Bool) -> Condition {
-        guard !other.isEmpty else { return Condition(SQL(SQLDialect.current.falseCondition), error: error) }
-        return textPredicate(
-            other, guardingNull: guardingNull, postgres: PostgresText.contains(foldingCase: true)
-        ) { column, value in
-            "instr(lower(\(column)), lower(\(value))) > 0"
-        }
+        guard !other.isEmpty else { return Condition(SQL(CurrentDialect.value.falseCondition), error: error) }
+        return textPredicate(.caseInsensitiveContains, other, guardingNull: guardingNull)
     }
 
     fileprivate func caseInsensitiveEqualsCondition(_ other: String, guardingNull: Bool) -> Condition {
-        // NOCASE, so that an index of a `COLLATE NOCASE` column finds the rows.
-        textPredicate(
-            other, guardingNull: guardingNull, postgres: PostgresText.equals(foldingCase: true)
-        ) { column, value in
-            "\(column) COLLATE NOCASE = \(value)"
-        }
+        textPredicate(.caseInsensitiveEquals, other, guardingNull: guardingNull)
     }
 
-    /// A text function of this column, registered on every connection (see `QueryFunctions`).
+    /// A text function of this column, in the current dialect.
     fileprivate func textFunction<T>(_ function: QueryFunctions.Text) -> Column<T> {
-        if SQLDialect.current == .postgres {
-            do {
-                return derived(try PostgresText.function(function, of: sql))
-            } catch {
-                return Column<T>(failure: self.error ?? error)
-            }
+        do {
+            return derived(try CurrentDialect.value.textFunction(function, of: sql))
+        } catch {
+            return Column<T>(failure: self.error ?? error)
         }
-        return derived("\(SQL(function.name))(\(sql))")
     }
 }
 

@@ -39,17 +39,17 @@ public struct Columns<M: Model> {
 @dynamicMemberLookup
 public struct Column<Value>: Sendable {
     /// The SQL expression (a quoted column name, a JSON extraction, arithmetic).
-    let sql: SQL
+    package let sql: SQL
     /// The plain column this is, when it is one (updates can assign it).
-    let columnName: String?
+    package let columnName: String?
     /// Whether the expression can be NULL (an optional property, a JSON member).
     let isNullable: Bool
     /// Whether the value is stored as JSON text (arrays, dictionaries, nested structs).
-    let isJSON: Bool
+    package let isJSON: Bool
     let collation: Collation?
     let dateStorage: DateStorage
     /// The JSON column and path, for members of JSON values.
-    let jsonPath: (column: String, path: String)?
+    package let jsonPath: (column: String, path: String)?
     /// A problem found while building the expression, thrown when the query runs.
     let error: (any Error)?
 
@@ -114,7 +114,7 @@ public struct Column<Value>: Sendable {
         }
         let path = basePath + names.map { "." + JSONPathText.quote($0) }.joined()
         return Column<Member>(
-            sql: SQLDialect.current.jsonMember(
+            sql: CurrentDialect.value.jsonMember(
                 column: column, path: path, keys: jsonKeys(base: basePath, adding: names),
                 memberType: Member.self),
             columnName: nil, isNullable: true,
@@ -123,7 +123,7 @@ public struct Column<Value>: Sendable {
 
     /// The member names of a JSON path: those of `base` (SQLite path text as ``JSONPathText``
     /// writes it, `$."a"."b"`) followed by `names`; other backends address members by them.
-    func jsonKeys(base: String, adding names: [String]) -> [String] {
+    package func jsonKeys(base: String, adding names: [String]) -> [String] {
         var keys: [String] = []
         var current = ""
         var inName = false

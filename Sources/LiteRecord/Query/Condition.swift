@@ -66,7 +66,7 @@ public struct Condition: Sendable {
 }
 
 extension SQL {
-    static func + (lhs: SQL, rhs: SQL) -> SQL {
+    package static func + (lhs: SQL, rhs: SQL) -> SQL {
         var result = lhs
         result.append(rhs)
         return result

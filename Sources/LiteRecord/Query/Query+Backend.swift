@@ -1,5 +1,5 @@
 // What another backend (LiteRecordPostgres) needs from a query: a query with no SQLite context,
-// and its SQL, built by the same code as SQLite's while `SQLDialect.current` names the backend.
+// and its SQL, built by the same code as SQLite's while `CurrentDialect.value` is the backend's.
 // Package access: LiteRecord's public API does not grow.
 
 extension Query {
@@ -19,8 +19,8 @@ extension Query {
     /// The query's count of the rows it returns (after `limit` and `offset`), or of its groups
     /// when grouped, in the current dialect.
     ///
-    /// A group's rows are selected by its grouping columns: PostgreSQL selects nothing else
-    /// from a group (SQLite takes any row's values, which does not change the count).
+    /// A group's rows are selected by its grouping columns: another database may select nothing
+    /// else from a group (SQLite takes any row's values, which does not change the count).
     ///
     /// - Returns: The SQL, which returns one row holding the count.
     /// - Throws: As ``backendSelectSQL(_:)``.
@@ -59,8 +59,8 @@ extension Query {
     /// The query's `UPDATE` setting `assignments` on the matching rows, in the current dialect,
     /// or `nil` when there is nothing to set.
     ///
-    /// With a limit or an offset the rows are chosen by `rowIdentity` (PostgreSQL's `ctid`)
-    /// among the rows the query selects, in its order.
+    /// With a limit or an offset the rows are chosen by `rowIdentity` (the column that names a
+    /// row in the backend) among the rows the query selects, in its order.
     ///
     /// - Parameters:
     ///   - assignments: The columns to set, as ``updateAll(_:)-706nu`` takes them.
@@ -97,19 +97,20 @@ extension Query {
     func backendTable() throws -> TableSchema {
         if let buildError { throw buildError }
         if let fts5 = fullTextMatch?.terms.lazy.compactMap(\.fts5Query).first {
-            // FTS5's query language is not PostgreSQL's tsquery (`OR` vs `|`, `swi*` vs `swi:*`,
-            // `NEAR`, `column:`), and a translation would be wrong on some text: refuse it.
+            // FTS5's query language is another database's own (`OR`, `swi*`, `NEAR`, `column:`),
+            // and a translation would be wrong on some text: refuse it.
+            let database = CurrentDialect.value.name
             throw SchemaError(
-                "matching(fts5Query:) takes SQLite's FTS5 query syntax, which PostgreSQL does not read "
-                    + "(\(fts5)); use matching(_:), or where(sql:) with a tsquery")
+                "matching(fts5Query:) takes SQLite's FTS5 query syntax, which \(database) does not read "
+                    + "(\(fts5)); use matching(_:), or where(sql:) with \(database)'s own search syntax")
         }
         return try TableSchemaCache.schema(for: M.self)
     }
 
     private func backendRowSelection(_ table: TableSchema, rowIdentity: String) -> SQL {
         guard limitCount != nil || offsetCount != nil else { return whereClause() }
-        // DISTINCT is moot for a row's identity, and PostgreSQL would then want the ORDER BY
-        // terms among the selected columns.
+        // DISTINCT is moot for a row's identity, and a dialect may then want the ORDER BY terms
+        // among the selected columns.
         var rows = self
         rows.isDistinct = false
         let identity = SQL(rowIdentity)
@@ -121,9 +122,8 @@ extension Query {
     /// The query's aggregate of one column (`sum`, `min`, `max`, `avg`) over the rows it
     /// returns, in the current dialect.
     ///
-    /// On PostgreSQL the result is cast to the column's Swift type: `bigint` for integers
-    /// (PostgreSQL sums them as `numeric`; an overflow fails, as Swift traps), `double
-    /// precision` for floating point and for `avg`.
+    /// The dialect reads the result as the column's Swift type decodes it
+    /// (``SQLDialect/aggregateResult(_:function:resultType:)``).
     ///
     /// - Parameters:
     ///   - function: `sum`, `min`, `max` or `avg`.
@@ -140,7 +140,7 @@ extension Query {
             throw SchemaError("\(function)() of a grouped query has one value per group")
         }
         let table = try backendTable()
-        let aggregate = PostgresAggregates.result(
+        let aggregate = CurrentDialect.value.aggregateResult(
             function == "min" || function == "max"
                 ? selected.extremumSQL(function) : "\(SQL(function))(\(selected.sql))",
             function: function, resultType: resultType)
@@ -151,9 +151,9 @@ extension Query {
 }
 
 extension Query {
-    /// The query selecting, beside each model's columns, a snippet of an indexed property
-    /// (as the selected columns `FullTextIndex.postgresSnippetColumn` and
-    /// `postgresFragmentColumn`), in the current dialect.
+    /// The query selecting, beside each model's columns, a snippet of an indexed property (as
+    /// the dialect's ``SQLDialect/fullTextSelection(_:of:table:)`` selects it), in the current
+    /// dialect.
     ///
     /// - Parameters:
     ///   - property: An indexed property.

@@ -41,9 +41,9 @@ extension Column {
         guard let columnName, jsonPath == nil, error == nil else { return nil }
         return OrderingKey(
             columnName: columnName, sql: sql, isDescending: descending,
-            // The default: NULLs are the smallest values in SQLite, the largest in PostgreSQL.
+            // The default: where NULLs sort in the dialect (SQLite: they are the smallest values).
             nullsFirst: nulls.map { $0 == .first }
-                ?? (SQLDialect.current == .postgres ? descending : !descending),
+                ?? (CurrentDialect.value.sortsNullsFirst ? !descending : descending),
             isJSON: isJSON, collation: collation, dateStorage: dateStorage, comparison: storedComparison)
     }
 
@@ -123,7 +123,7 @@ extension Query {
                 copy.conditions.append(Self.after(cursorValues: row, keys: keys))
             }
         } catch {
-            copy.conditions.append(Condition(SQL(SQLDialect.current.falseCondition), error: error))
+            copy.conditions.append(Condition(SQL(CurrentDialect.value.falseCondition), error: error))
         }
         return copy
     }
@@ -186,7 +186,7 @@ extension Query {
             let value = row.columns.firstIndex(of: key.columnName).map { row.values[$0] } ?? .null
             let same =
                 value.isNull
-                ? Condition("(\(key.sql) IS NULL)") : key.compare(SQLDialect.current.nullSafeEqual, value)
+                ? Condition("(\(key.sql) IS NULL)") : key.compare(CurrentDialect.value.nullSafeEqual, value)
             let after: Condition?
             if value.isNull {
                 after = key.nullsFirst ? Condition("(\(key.sql) IS NOT NULL)") : nil
@@ -202,6 +202,6 @@ extension Query {
             case (nil, nil): rest = nil
             }
         }
-        return rest ?? Condition(SQL(SQLDialect.current.falseCondition))
+        return rest ?? Condition(SQL(CurrentDialect.value.falseCondition))
     }
 }

@@ -31,9 +31,9 @@ extension Column {
     }
 
     /// The aggregate as the Swift type it decodes to, in the current dialect (see
-    /// `PostgresAggregates`).
+    /// `SQLDialect.aggregateResult`).
     private func aggregate(_ sql: SQL, function: String) -> SQL {
-        PostgresAggregates.result(sql, function: function, resultType: Value.self)
+        CurrentDialect.value.aggregateResult(sql, function: function, resultType: Value.self)
     }
 }
 

@@ -35,7 +35,7 @@ public struct Query<M: Model>: Sendable {
     var orderings: [Ordering] = []
     var limitCount: Int?
     var offsetCount: Int?
-    var isDistinct = false
+    package var isDistinct = false
     var groupKeys: [PropertyReference] = []
     /// The full-text search of `matching(_:)` (Search/), if any.
     var fullTextMatch: FullTextMatch?
@@ -187,15 +187,15 @@ public struct Query<M: Model>: Sendable {
     }
 
     func whereClause() -> SQL {
-        // PostgreSQL's full-text search is a condition on the table's own search column.
-        let search = SQLDialect.current == .postgres ? postgresFullTextCondition() : nil
+        // A dialect may search in the WHERE (a condition on the table's own search column).
+        let search = fullTextMatch == nil ? nil : CurrentDialect.value.fullTextCondition(of: self)
         guard let first = search ?? conditions.first?.sql else { return "" }
         let rest = search == nil ? conditions.dropFirst() : conditions[...]
         let combined = rest.reduce(first) { "\($0) AND \($1.sql)" }
         return " WHERE \(combined)"
     }
 
-    func orderClause() -> SQL {
+    package func orderClause() -> SQL {
         let terms = orderings.flatMap(\.terms)
         guard let first = terms.first else { return "" }
         let combined = terms.dropFirst().reduce(first) { "\($0), \($1)" }
@@ -207,16 +207,19 @@ public struct Query<M: Model>: Sendable {
             if let offsetCount { return " LIMIT \(limitCount) OFFSET \(offsetCount)" }
             return " LIMIT \(limitCount)"
         }
-        if let offsetCount { return " LIMIT \(SQL(SQLDialect.current.unboundedLimit)) OFFSET \(offsetCount)" }
+        if let offsetCount {
+            return " LIMIT \(SQL(CurrentDialect.value.unboundedLimit)) OFFSET \(offsetCount)"
+        }
         return ""
     }
 
     /// `SELECT <selection> FROM table WHERE ... ORDER BY ... LIMIT ...`
     func selectSQL(_ selection: SQL, table: TableSchema, ordered: Bool = true, limited: Bool = true) -> SQL {
-        if isDistinct, ordered, !orderings.isEmpty, selection.text == "*", SQLDialect.current == .postgres {
-            // PostgreSQL wants a DISTINCT query's sort terms among its selected columns, and a
-            // term stating its collation (or reading a JSON member) is none of `*`: sort and
-            // limit the distinct rows outside, by the same terms over the same column names.
+        if isDistinct, ordered, !orderings.isEmpty, selection.text == "*",
+            CurrentDialect.value.ordersDistinctRowsOutside
+        {
+            // A dialect that orders DISTINCT rows only by selected values: sort and limit the
+            // distinct rows outside, by the same terms over the same column names.
             var rows = self
             rows.orderings = []
             var sql: SQL = "SELECT * FROM ("

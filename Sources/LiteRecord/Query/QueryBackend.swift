@@ -12,7 +12,7 @@
 /// that does not exist yet reads as empty.
 package protocol QueryBackend: Sendable {
     /// The SQL the backend speaks, which query closures are built in.
-    var dialect: SQLDialect { get }
+    var dialect: any SQLDialect { get }
 
     /// Every model the query matches, in its order.
     func fetchAll<M: Model>(_ query: Query<M>) throws -> [M]
@@ -68,7 +68,10 @@ extension Query {
     /// Runs `build`, which builds part of the query (a condition, an ordering, SQL), in the
     /// dialect of the database the query runs on.
     func inDialect<T>(_ build: () throws -> T) rethrows -> T {
-        guard let dialect = target.backend?.dialect, dialect != SQLDialect.current else { return try build() }
-        return try SQLDialect.$current.withValue(dialect, operation: build)
+        guard let dialect = target.backend?.dialect, type(of: dialect) != type(of: CurrentDialect.value)
+        else {
+            return try build()
+        }
+        return try CurrentDialect.$value.withValue(dialect, operation: build)
     }
 }

@@ -3,10 +3,10 @@ import CSQLite
 /// SQL functions LiteRecord registers on every connection, so that query expressions compute
 /// what Swift computes: integer arithmetic that fails on overflow instead of turning into a
 /// REAL, and text functions with Swift's Unicode rules.
-enum QueryFunctions {
+package enum QueryFunctions {
     /// Arithmetic on two numbers (one for `negate`): checked when both are integers, IEEE
     /// otherwise. NULL in, NULL out.
-    enum Arithmetic: Int, CaseIterable {
+    package enum Arithmetic: Int, CaseIterable {
         case add = 1
         case subtract
         case multiply
@@ -26,7 +26,7 @@ enum QueryFunctions {
         }
 
         /// The Swift operator, for error messages.
-        var symbol: String {
+        package var symbol: String {
             switch self {
             case .add: "+"
             case .subtract, .negate: "-"
@@ -38,7 +38,7 @@ enum QueryFunctions {
     }
 
     /// Text functions with Swift's semantics. NULL in, NULL out.
-    enum Text: Int, CaseIterable {
+    package enum Text: Int, CaseIterable {
         case lowercased = 1
         case uppercased
         case characterCount

@@ -33,9 +33,8 @@ extension Optional: OptionalWrapper {}
 extension Column {
     /// The comparison rule of this column (see ``StoredComparison``).
     var storedComparison: StoredComparison {
-        // PostgreSQL columns hold what LiteRecord wrote in one form (see SQLDialect), so values
-        // compare as stored there.
-        if SQLDialect.current == .postgres { return .plain }
+        // A dialect whose columns hold what LiteRecord wrote in one form compares values as stored.
+        if CurrentDialect.value.comparesStoredFormsPlainly { return .plain }
         if jsonPath != nil { return .jsonMember }
         // Expressions (aggregates, arithmetic) keep SQLite's own rules.
         guard columnName != nil else { return .plain }
@@ -70,7 +69,7 @@ extension Column {
             // The extreme UUID's 16 bytes, which read back as a UUID.
             return "\(SQL(function))(\(orderingSQL))"
         case .plain, .jsonMember:
-            return "\(SQL(PostgresAggregates.extremumFunction(function, of: Value.self)))(\(sql))"
+            return "\(SQL(CurrentDialect.value.extremumFunction(function, of: Value.self)))(\(sql))"
         }
     }
 

@@ -57,15 +57,14 @@ struct EagerLoad: Sendable {
             keyColumns = relation.targetColumns
             sql = "SELECT * FROM \(quoted(relation.target.tableName)) WHERE "
             sql.append(
-                KeyList.membership(
-                    relation.targetColumns.map(quoted), keys: keys,
-                    types: KeyList.dialectTypes(of: relation.targetColumns, in: relation.target),
-                    forms: relation.keyForms))
+                CurrentDialect.value.keyMembership(
+                    relation.targetColumns.map(quoted), keys: keys, names: relation.targetColumns,
+                    in: relation.target, forms: relation.keyForms))
             for condition in conditions { sql.append(" AND \(condition.sql)") }
         case .through(let first, let second):
             // The target's columns and the junction's root key, in a subquery, so that the
             // children's conditions and orderings name the target's columns unambiguously. The
-            // subquery takes the target table's name (PostgreSQL requires it to have one), so that
+            // subquery takes the target table's name (a dialect may require it to have one), so that
             // a condition naming that table, as a relation filter's `EXISTS` does, reads its rows.
             keyColumns = first.targetColumns.indices.map { "\(EagerLoad.keyColumnPrefix)\($0)" }
             let junction = quoted("literecord_junction")
@@ -96,9 +95,10 @@ struct EagerLoad: Sendable {
                 prefix = "WITH \(materialized) AS MATERIALIZED (SELECT \(keyed)* FROM \(targetSource)) "
                 targetSource = materialized
             }
-            let membership = KeyList.membership(
+            let membership = CurrentDialect.value.keyMembership(
                 first.targetColumns.map { "\(junction).\(quoted($0))" }, keys: keys,
-                types: KeyList.dialectTypes(of: first.targetColumns, in: first.target), forms: first.keyForms)
+                names: first.targetColumns,
+                in: first.target, forms: first.keyForms)
             sql =
                 "\(prefix)SELECT * FROM (SELECT \(selection)\(target).* FROM \(targetSource) AS "
                 + "\(target) JOIN \(quoted(first.target.tableName)) AS \(junction) ON \(join) WHERE \(membership)) "

@@ -6,21 +6,15 @@ import Foundation
 /// One parameter for any number of keys, so the statement text (and the prepared statement)
 /// stays the same whatever the number of roots, and no value is ever part of the SQL text.
 /// SQLite reads the list once and looks each key up in the foreign key's index.
-enum KeyList {
+package enum KeyList {
     /// `column IN (...)`, or `(c1, c2) IN (SELECT value ->> 0, value ->> 1 ...)` for a
     /// composite key, against the JSON array bound to the one parameter.
-    ///
-    /// In PostgreSQL (``SQLDialect/current``), `types` are the columns' types, to which the
-    /// keys are cast so that the columns' indexes serve (see ``postgresMembership(_:keys:types:)``).
     ///
     /// In SQLite, `forms` say how each column's values compare (``RelationKeyForm``): the keys
     /// are bound in their canonical form, and a UUID column matches each key in all its
     /// spellings (upper and lower case text, 16 bytes), a date column is compared through its
     /// instant and a decimal column by value, as `where` does.
-    static func membership(
-        _ columns: [SQL], keys: String, types: [String] = [], forms: [RelationKeyForm] = []
-    ) -> SQL {
-        if SQLDialect.current == .postgres { return postgresMembership(columns, keys: keys, types: types) }
+    static func membership(_ columns: [SQL], keys: String, forms: [RelationKeyForm] = []) -> SQL {
         let uuid = SQL(StoredValueFunctions.uuid)
         if columns.count == 1 {
             guard forms.first == .uuid else {
@@ -51,7 +45,7 @@ enum KeyList {
     }
 
     /// The JSON array of integer keys: `[1,2,3]`.
-    static func json(_ keys: [Int64]) -> String {
+    package static func json(_ keys: [Int64]) -> String {
         var text = "["
         text.reserveCapacity(keys.count * 8 + 2)
         for (index, key) in keys.enumerated() {
@@ -65,7 +59,7 @@ enum KeyList {
     ///
     /// - Throws: ``SchemaError`` for a key JSON cannot carry exactly: a BLOB, or a number
     ///   that is not finite.
-    static func json(_ keys: [RelationKey]) throws -> String {
+    package static func json(_ keys: [RelationKey]) throws -> String {
         var text = "["
         for (index, key) in keys.enumerated() {
             if index > 0 { text += "," }

@@ -8,7 +8,7 @@ import Foundation
 /// ISO-8601 text or a unix number, a decimal as `1.50` or the REAL `1.5`. `where`
 /// compares such values as values (see ``StoredComparison``); eager loading, relation filters
 /// and junctions compare keys the same way, in SQL and when rows are grouped by key in Swift.
-enum RelationKeyForm: Sendable, Equatable {
+package enum RelationKeyForm: Sendable, Equatable {
     /// Compared as SQLite compares them: an integer equals the REAL of the same value.
     case plain
     /// A UUID: text in either letter case, or 16 bytes.
@@ -71,7 +71,7 @@ enum RelationKeyForm: Sendable, Equatable {
     /// index on `column` serves; dates as instants and decimals by value on both sides (as
     /// `where` compares two such columns); plain `=` otherwise.
     func equality(_ column: SQL, _ other: SQL) -> SQL {
-        guard SQLDialect.current != .postgres else { return "\(column) = \(other)" }
+        guard !CurrentDialect.value.comparesStoredFormsPlainly else { return "\(column) = \(other)" }
         switch self {
         case .plain:
             return "\(column) = \(other)"
@@ -153,7 +153,7 @@ extension Relation {
     /// Whether a key compares through a function of the stored value (a date, a decimal), which
     /// no index on the key column serves.
     var comparesThroughFunction: Bool {
-        SQLDialect.current != .postgres && keyForms.contains(where: \.convertsIntegers)
+        !CurrentDialect.value.comparesStoredFormsPlainly && keyForms.contains(where: \.convertsIntegers)
     }
 
     /// SQL true when the root row (under `rootAlias`) has a related row in the target table

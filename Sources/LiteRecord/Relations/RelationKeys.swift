@@ -1,12 +1,12 @@
 import CSQLite
 
 /// The values of a row's key columns: one value (no array to allocate per row), or several.
-enum RelationKey: Hashable {
+package enum RelationKey: Hashable {
     case single(DatabaseValue)
     case composite([DatabaseValue])
 
     /// The key's values, one per key column.
-    var values: [DatabaseValue] {
+    package var values: [DatabaseValue] {
         switch self {
         case .single(let value): [value]
         case .composite(let values): values
@@ -103,13 +103,13 @@ struct KeySlots {
     /// The number of distinct keys.
     let count: Int
     /// The distinct keys in root order, as the text bound to the related rows' query: a JSON
-    /// array in SQLite, what ``KeyList/postgresKeys(_:)`` writes in PostgreSQL.
+    /// array in SQLite, what the dialect's ``SQLDialect/boundKeys(_:)-([RelationKey])`` writes elsewhere.
     let boundKeys: String
     private let integerSlots: [Int64: Int]
     private let generalSlots: [RelationKey: Int]
     private let isIntegral: Bool
-    /// How each key column compares; `nil` when keys compare as they are read (PostgreSQL,
-    /// whose columns hold one form).
+    /// How each key column compares; `nil` when keys compare as they are read (a dialect whose
+    /// columns hold one form).
     private let forms: [RelationKeyForm]?
 
     /// The slots of the roots' keys.
@@ -122,8 +122,8 @@ struct KeySlots {
     ///   - forms: How each key column compares (see ``EagerLoad/keyForms``).
     ///   - dialect: The SQL dialect the keys are bound in.
     /// - Throws: ``SchemaError`` for a key that cannot be bound exactly.
-    init(_ keys: RowKeys, forms: [RelationKeyForm], dialect: SQLDialect = .sqlite) throws {
-        let forms = dialect == .postgres ? nil : forms
+    init(_ keys: RowKeys, forms: [RelationKeyForm], dialect: any SQLDialect = SQLiteDialect()) throws {
+        let forms = dialect.comparesStoredFormsPlainly ? nil : forms
         self.forms = forms
         // An INTEGER date or decimal key is not its canonical form: group it as the others.
         let general =
@@ -134,9 +134,7 @@ struct KeySlots {
             let slots = Self.slots(general.map { key in key.map { Self.canonical($0, forms: forms) } })
             rootSlots = slots.rootSlots
             count = slots.distinct.count
-            boundKeys =
-                try dialect == .postgres
-                ? KeyList.postgresKeys(slots.distinct.map(\.values)) : KeyList.json(slots.distinct)
+            boundKeys = try dialect.boundKeys(slots.distinct)
             integerSlots = [:]
             generalSlots = slots.slotOfKey
             isIntegral = false
@@ -144,9 +142,7 @@ struct KeySlots {
             let slots = Self.slots(keys.integers)
             rootSlots = slots.rootSlots
             count = slots.distinct.count
-            boundKeys =
-                try dialect == .postgres
-                ? KeyList.postgresKeys(slots.distinct.map { [.integer($0)] }) : KeyList.json(slots.distinct)
+            boundKeys = try dialect.boundKeys(slots.distinct)
             integerSlots = slots.slotOfKey
             generalSlots = [:]
             isIntegral = true

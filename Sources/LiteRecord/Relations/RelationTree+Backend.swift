@@ -37,7 +37,7 @@ extension RelationTree {
 
     /// Runs the tree on another backend: the roots' query, then one query per level below.
     ///
-    /// Call it while ``SQLDialect/current`` names the backend, inside one snapshot, once the
+    /// Call it while ``CurrentDialect/value`` is the backend's dialect, inside one snapshot, once the
     /// tables of ``models`` exist.
     ///
     /// - Parameter backend: Runs the statements.
@@ -72,7 +72,7 @@ extension RelationTree {
     func groups(of keys: RowKeys, load: EagerLoad, from backend: any RelationTreeBackend) throws -> (
         rootSlots: [Int], groups: [[Element]]
     )? {
-        let slots = try KeySlots(keys, forms: load.keyForms, dialect: SQLDialect.current)
+        let slots = try KeySlots(keys, forms: load.keyForms, dialect: CurrentDialect.value)
         guard slots.count > 0 else { return nil }
         let (sql, slotColumns) = load.targetSQL(
             keys: slots.boundKeys, conditions: query.conditions, orderClause: query.orderClause())

@@ -35,25 +35,8 @@ package struct BackendTable: Sendable {
     package let indexes: [[String]]
     /// The foreign keys the schema declares.
     package let foreignKeys: [ForeignKey]
-    /// The generated column that keeps the full-text index the schema declares, if any.
-    package let fullTextSearch: FullTextSearchColumn?
-
-    /// The column that holds a model's full-text index on PostgreSQL (see
-    /// `PostgresFullTextSearch.swift`).
-    package struct FullTextSearchColumn: Sendable {
-        /// The column's name.
-        package let name: String
-        /// `name tsvector GENERATED ALWAYS AS (...) STORED`.
-        package let definition: String
-        /// The GIN index on it.
-        package let indexName: String
-        /// The comment that marks the column as LiteRecord's and names what it indexes.
-        package let comment: String
-        /// The name of the column, `literecord_search`.
-        package static let columnName = FullTextIndex.postgresColumn
-        /// The start of every comment LiteRecord writes on such a column.
-        package static let commentPrefix = FullTextIndex.postgresCommentPrefix
-    }
+    /// The columns the schema's full-text index indexes, in order, if it declares one.
+    package let fullTextColumns: [String]?
 
     /// The table of a model type, resolved once per type.
     ///
@@ -78,23 +61,13 @@ package struct BackendTable: Sendable {
         foreignKeys = schema.foreignKeys.map {
             ForeignKey(key: $0, childTypeName: schema.typeName, needsIndex: needingIndex.contains($0.columns))
         }
-        fullTextSearch = schema.fullTextIndex.map { index in
-            FullTextSearchColumn(
-                name: FullTextIndex.postgresColumn, definition: index.postgresColumnDefinition,
-                indexName: FullTextIndex.postgresIndexName(table: index.table), comment: index.postgresComment
-            )
-        }
+        fullTextColumns = schema.fullTextColumns
     }
 
-    /// The selected snippet of a search, with its marks (`Query.backendSnippetSQL`).
-    package static let snippetColumn = FullTextIndex.postgresSnippetColumn
-    /// The selected snippet of a search, without marks.
-    package static let fragmentColumn = FullTextIndex.postgresFragmentColumn
-
-    /// What `SELECT` reads for a model: `*`, or the model's columns when the table also holds a
-    /// full-text search column (a `tsvector` as big as the text, which no model decodes).
+    /// What `SELECT` reads for a model: `*`, or the model's columns when the table may also hold
+    /// a full-text search column of the backend's (as big as the text, which no model decodes).
     package var selection: String {
-        guard fullTextSearch != nil else { return "*" }
+        guard fullTextColumns != nil else { return "*" }
         return columns.map { SQL.quoteIdentifier($0.name) }.joined(separator: ", ")
     }
 

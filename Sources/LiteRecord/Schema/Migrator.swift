@@ -344,14 +344,14 @@ public struct Migrator: Sendable {
 
     // MARK: - The migrations table
 
-    private static let createTableSQL = SQLDialect.sqlite.createMigrationsTable(named: tableName)
+    private static let createTableSQL = SQLiteDialect().createMigrationsTable(named: tableName)
 
     /// The applied names in order, or `[]` without creating anything when the table is missing.
     private static func appliedNames(_ connection: Connection) throws -> [String] {
         let exists = try connection.fetchOne(
-            Row.self, sql: SQLDialect.sqlite.migrationsTableExists(named: tableName))
+            Row.self, sql: SQLiteDialect().migrationsTableExists(named: tableName))
         guard exists != nil else { return [] }
-        return try connection.fetchAll(Row.self, sql: SQLDialect.sqlite.appliedMigrationNames(in: tableName))
+        return try connection.fetchAll(Row.self, sql: SQLiteDialect().appliedMigrationNames(in: tableName))
             .map { try $0.value(String.self, at: 0) }
     }
 

@@ -2,19 +2,19 @@ import Foundation
 
 /// Everything LiteRecord knows about a model's table, read once per type from the type itself
 /// and its ``Schema``: columns, keys, indexes, and the SQL of every operation.
-final class TableSchema: Sendable {
+package final class TableSchema: Sendable {
     /// One column of the model.
-    struct Column: Sendable {
+    package struct Column: Sendable {
         /// The column name in the table.
-        let name: String
+        package let name: String
         /// The coding key that fills it.
         let key: String
         /// The property it stores, when known.
         let property: String?
-        let declaredType: DatabaseColumnType
+        package let declaredType: DatabaseColumnType
         let isOptional: Bool
         /// Whether the value is stored as JSON text (arrays, dictionaries, nested structs).
-        let isJSON: Bool
+        package let isJSON: Bool
         let collation: Collation?
         let defaultValue: DatabaseValue?
         /// The Swift type's name, for messages.
@@ -32,7 +32,7 @@ final class TableSchema: Sendable {
     }
 
     let typeName: String
-    let tableName: String
+    package let tableName: String
     let columns: [Column]
     let primaryKey: [String]
     let rowIDKey: RowIDKey?

@@ -109,13 +109,31 @@ extension Query {
 
     // MARK: - SQL
 
-    /// The FROM of a search: the index's matches (rowid, rank, snippet), each joined to its row.
-    /// The matches come first (`CROSS JOIN` keeps that order), so that SQLite reads the index
-    /// once rather than once per row of the table.
+    /// The FROM of a query: its table, with its search in the current dialect.
     func fullTextSource(_ table: TableSchema) -> SQL {
+        guard fullTextMatch != nil, table.fullTextIndex != nil else {
+            return SQL(SQL.quoteIdentifier(table.tableName))
+        }
+        return CurrentDialect.value.fullTextSource(of: self, table: table)
+    }
+
+    /// What a query selects for `selection`, with its search in the current dialect.
+    func fullTextSelection(_ selection: SQL, table: TableSchema) -> SQL {
+        guard table.fullTextIndex != nil else { return selection }
+        return CurrentDialect.value.fullTextSelection(selection, of: self, table: table)
+    }
+
+    /// Best match first, in the current dialect.
+    func fullTextRankOrder(_ table: TableSchema, selection: SQL) -> SQL {
+        guard fullTextMatch != nil, table.fullTextIndex != nil else { return orderClause() }
+        return CurrentDialect.value.fullTextRankOrder(of: self, table: table, selection: selection)
+    }
+
+    /// SQLite's FROM of a search: the index's matches (rowid, rank, snippet), each joined to its
+    /// row. The matches come first (`CROSS JOIN` keeps that order), so that SQLite reads the
+    /// index once rather than once per row of the table.
+    func fts5Source(_ table: TableSchema) -> SQL {
         let quotedTable = SQL(SQL.quoteIdentifier(table.tableName))
-        // PostgreSQL searches the table's own column, in the WHERE (`postgresFullTextCondition`).
-        guard SQLDialect.current == .sqlite else { return quotedTable }
         guard let match = fullTextMatch, let index = table.fullTextIndex else { return quotedTable }
         let name = SQL(SQL.quoteIdentifier(index.name))
         var columns: SQL = "rowid AS \(SQL(matchRowID)), rank AS \(SQL(matchRank))"
@@ -131,9 +149,9 @@ extension Query {
             + "CROSS JOIN \(quotedTable) ON \(quotedTable).\(key) = \(SQL(matchAlias)).\(SQL(matchRowID))"
     }
 
-    /// `*` means the table's columns only (not the matches' own), and the snippet when asked.
-    func fullTextSelection(_ selection: SQL, table: TableSchema) -> SQL {
-        guard SQLDialect.current == .sqlite else { return postgresFullTextSelection(selection, table: table) }
+    /// SQLite's selection of a search: `*` means the table's columns only (not the matches'
+    /// own), and the snippet when asked.
+    func fts5Selection(_ selection: SQL, table: TableSchema) -> SQL {
         guard let match = fullTextMatch, table.fullTextIndex != nil else { return selection }
         let quotedTable = SQL(SQL.quoteIdentifier(table.tableName))
         let columns: SQL = selection.text == "*" ? "\(quotedTable).*" : selection
@@ -141,12 +159,9 @@ extension Query {
         return "\(columns), \(SQL(matchAlias)).\(SQL(matchSnippet))"
     }
 
-    /// Best match first. Ordered by the rank alone, FTS5 sorts the matches itself (no temporary
-    /// b-tree over every match); equal ranks come in the order FTS5 gives them.
-    func fullTextRankOrder(_ table: TableSchema, selection: SQL) -> SQL {
-        guard SQLDialect.current == .sqlite else {
-            return postgresFullTextRankOrder(table, selection: selection)
-        }
+    /// SQLite's best match first. Ordered by the rank alone, FTS5 sorts the matches itself (no
+    /// temporary b-tree over every match); equal ranks come in the order FTS5 gives them.
+    func fts5RankOrder(_ table: TableSchema) -> SQL {
         guard fullTextMatch != nil, table.fullTextIndex != nil else { return orderClause() }
         return SQL(verbatim: " ORDER BY \(matchAlias).\(matchRank)")
     }

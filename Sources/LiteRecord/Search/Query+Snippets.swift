@@ -27,7 +27,7 @@ public struct SnippetStyle: Sendable, Hashable {
         self.maximumTokens = maximumTokens
     }
 
-    var clampedTokens: Int { Swift.min(Swift.max(maximumTokens, 1), 64) }
+    package var clampedTokens: Int { Swift.min(Swift.max(maximumTokens, 1), 64) }
 }
 
 extension Query {

@@ -30,7 +30,7 @@ extension DatabaseValueConvertible where Self: FixedWidthInteger {
     /// Integers are declared `INTEGER`.
     public static var databaseColumnType: DatabaseColumnType { .integer }
 
-    /// The integer as a 64-bit signed integer (SQLite's INTEGER, PostgreSQL's `bigint`).
+    /// The integer as a 64-bit signed integer (SQLite's INTEGER, and the 64-bit integer column of another backend).
     ///
     /// - Throws: ``ValueConversionError`` when the value is outside `Int64`'s range (a `UInt64`
     ///   above `Int64.max`).

@@ -1,3 +1,5 @@
+import LiteRecord
+
 // The aggregates of `Query+Projection.swift` (`$0.score.sum`, `.min`, `.max`, `.average`) and
 // of the scalar aggregates (`sum(_:)`, ...) in PostgreSQL's dialect. PostgreSQL sums `bigint`
 // and averages anything as `numeric`, and reads a JSON member as `numeric`: those arrive as
@@ -14,10 +16,9 @@ enum PostgresAggregates {
     ///   - aggregate: The aggregate's SQL.
     ///   - function: `sum`, `min`, `max` or `avg`.
     ///   - resultType: The Swift type of the result (optional or not).
-    /// - Returns: The SQL, unchanged on SQLite.
+    /// - Returns: The SQL.
     static func result(_ aggregate: SQL, function: String, resultType: Any.Type) -> SQL {
-        guard SQLDialect.current == .postgres else { return aggregate }
-        let type = (resultType as? any OptionalWrapper.Type)?.wrappedType ?? resultType
+        let type = OptionalType.unwrapped(resultType)
         if function == "avg" || type is any BinaryFloatingPoint.Type {
             return "CAST(\(aggregate) AS double precision)"
         }
@@ -30,8 +31,7 @@ enum PostgresAggregates {
     /// PostgreSQL's name for `min` or `max` of values of `type`: `bool_and` and `bool_or` for a
     /// `Bool` (false sorts before true, as SQLite's 0 and 1 do), else the function itself.
     static func extremumFunction(_ function: String, of type: Any.Type) -> String {
-        guard SQLDialect.current == .postgres else { return function }
-        let type = (type as? any OptionalWrapper.Type)?.wrappedType ?? type
+        let type = OptionalType.unwrapped(type)
         guard type == Bool.self else { return function }
         return function == "min" ? "bool_and" : "bool_or"
     }

@@ -1,3 +1,5 @@
+import LiteRecord
+
 // The arithmetic of `Column+Arithmetic.swift` in PostgreSQL's dialect. PostgreSQL's own
 // `bigint` operators already are Swift's `Int64` arithmetic: `/` truncates toward zero, and an
 // overflow or a division by zero fails the statement (SQLSTATE 22003, 22012), which changes

@@ -1,3 +1,5 @@
+import LiteRecord
+
 // The text predicates and functions of `Column+Strings.swift` in PostgreSQL's dialect, with
 // SQLite's semantics (LiteRecord's documented ones):
 // - case-sensitive predicates compare exact bytes: `starts_with`, `strpos` and `=` under any
@@ -37,40 +39,18 @@ enum PostgresText {
 
     private static func text(_ value: DatabaseValue) -> SQL { "CAST(\(value) AS text)" }
 
-    /// A predicate over a column and a bound value, as `Column+Strings.swift` builds them.
-    typealias Predicate = (_ column: SQL, _ value: DatabaseValue) -> SQL
-
-    /// Whether the column starts with the value, by bytes (ASCII case folded when `foldingCase`).
-    static func hasPrefix(foldingCase: Bool) -> Predicate {
-        { column, value in
-            let (column, prefix) = operands(column, value, foldingCase: foldingCase)
-            return "starts_with(\(column), \(prefix))"
-        }
-    }
-
-    /// Whether the column ends with the value. The last `char_length(value)` characters of
-    /// valid UTF-8 text are its last bytes of the value's length when they match, so comparing
-    /// characters is comparing bytes.
-    static func hasSuffix(foldingCase: Bool) -> Predicate {
-        { column, value in
-            let (column, suffix) = operands(column, value, foldingCase: foldingCase)
-            return "right(\(column), char_length(\(suffix))) = \(suffix)"
-        }
-    }
-
-    /// Whether the column contains the value (never called with an empty value).
-    static func contains(foldingCase: Bool) -> Predicate {
-        { column, value in
-            let (column, other) = operands(column, value, foldingCase: foldingCase)
-            return "strpos(\(column), \(other)) > 0"
-        }
-    }
-
-    /// Whether the column equals the value (ASCII case folded when `foldingCase`).
-    static func equals(foldingCase: Bool) -> Predicate {
-        { column, value in
-            let (column, other) = operands(column, value, foldingCase: foldingCase)
-            return "\(column) = \(other)"
+    /// A text predicate (see ``LiteRecord/TextPredicate``) over a column and a bound value.
+    ///
+    /// The suffix: the last `char_length(value)` characters of valid UTF-8 text are its last
+    /// bytes of the value's length when they match, so comparing characters is comparing bytes.
+    static func predicate(_ predicate: TextPredicate, column: SQL, value: DatabaseValue) -> SQL {
+        let (column, other) = operands(column, value, foldingCase: predicate.foldsCase)
+        switch predicate {
+        case .hasPrefix, .caseInsensitiveHasPrefix: return "starts_with(\(column), \(other))"
+        case .hasSuffix, .caseInsensitiveHasSuffix:
+            return "right(\(column), char_length(\(other))) = \(other)"
+        case .contains, .caseInsensitiveContains: return "strpos(\(column), \(other)) > 0"
+        case .caseInsensitiveEquals: return "\(column) = \(other)"
         }
     }
 
@@ -100,33 +80,18 @@ enum PostgresText {
     }
 }
 
-extension TableSchema.Column {
-    /// The column as a query reads, compares and sorts it: its quoted name, and in PostgreSQL
-    /// (``SQLDialect/current``) a text column under `COLLATE "C"` (see ``PostgresText/byBytes(_:)``).
-    var queryExpression: SQL {
-        let name = SQL(SQL.quoteIdentifier(self.name))
-        guard SQLDialect.current == .postgres, holdsPostgresText else { return name }
-        return PostgresText.byBytes(name)
-    }
-
-    /// Whether PostgreSQL stores the column as text (see ``SQLDialect/columnType(_:isJSON:isBoolean:)``):
-    /// only text takes a collation.
-    var holdsPostgresText: Bool {
-        let isBoolean = swiftTypeName == "Bool" || swiftTypeName == "Optional<Bool>"
-        let type = SQLDialect.postgres.columnType(declaredType, isJSON: isJSON, isBoolean: isBoolean)
-        return type.hasPrefix("text")
-    }
-}
-
 extension BackendTable {
     /// A column as PostgreSQL sorts it by bytes: its quoted name, under `COLLATE "C"` when the
     /// column holds text (a table created by hand may give it another collation).
     ///
     /// - Parameter name: The column's name.
     /// - Returns: The SQL text of the expression.
-    package func byteOrderExpression(of name: String) -> String {
+    func byteOrderExpression(of name: String) -> String {
         let quoted = SQL.quoteIdentifier(name)
-        guard let column = schema.columns.first(where: { $0.name == name }), column.holdsPostgresText else {
+        guard let column = columns.first(where: { $0.name == name }),
+            PostgresDialect().holdsText(
+                column.declaredType, isJSON: column.isJSON, isBoolean: column.isBoolean)
+        else {
             return quoted
         }
         return PostgresText.byBytes(SQL(quoted)).text

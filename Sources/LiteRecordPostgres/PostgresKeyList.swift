@@ -1,9 +1,11 @@
 import Foundation
+import LiteRecord
 
 // The roots' keys of an eager load in PostgreSQL's dialect (the backend in LiteRecordPostgres):
 // still one bound parameter whatever the number of roots, read so that the key's index serves.
 
-extension KeyList {
+/// The keys of an eager load in PostgreSQL: what ``PostgresDialect`` binds and matches.
+enum PostgresKeyList {
     /// `column = ANY(CAST(? AS bigint[]))` for a key of one column, against an array literal
     /// bound to the one parameter: PostgreSQL looks each element up in the column's index (an
     /// index scan with the array as its condition). A composite key reads a bound JSON array of
@@ -11,10 +13,10 @@ extension KeyList {
     ///
     /// - Parameters:
     ///   - columns: The key columns, quoted.
-    ///   - keys: The keys, as ``postgresKeys(_:)`` writes them.
-    ///   - types: Each column's PostgreSQL type, from ``dialectTypes(of:in:)``.
+    ///   - keys: The keys, as ``keys(_:)`` writes them.
+    ///   - types: Each column's PostgreSQL type, from ``types(of:in:)``.
     /// - Returns: The condition.
-    static func postgresMembership(_ columns: [SQL], keys: String, types: [String]) -> SQL {
+    static func membership(_ columns: [SQL], keys: String, types: [String]) -> SQL {
         func type(_ index: Int) -> SQL { SQL(index < types.count ? types[index] : "text") }
         if columns.count == 1 {
             return "\(columns[0]) = ANY(CAST(\(keys) AS \(type(0))[]))"
@@ -29,21 +31,18 @@ extension KeyList {
         return "(\(list)) IN (SELECT \(members) FROM jsonb_array_elements(CAST(\(keys) AS jsonb)))"
     }
 
-    /// The PostgreSQL types of a table's key columns, to cast the bound keys to; empty in
-    /// SQLite, whose text needs none (and so costs nothing there).
-    static func dialectTypes(of columns: [String], in table: TableSchema) -> [String] {
-        guard SQLDialect.current == .postgres else { return [] }
-        return columns.map { name in
-            guard let column = table.columns.first(where: { $0.name == name }) else { return "text" }
-            let isBoolean = column.swiftTypeName == "Bool" || column.swiftTypeName == "Optional<Bool>"
-            let type = SQLDialect.postgres.columnType(
-                column.declaredType, isJSON: column.isJSON, isBoolean: isBoolean)
+    /// The PostgreSQL types of a table's key columns, to cast the bound keys to.
+    static func types(of columns: [String], in table: TableSchema) -> [String] {
+        columns.map { name in
+            guard let column = table.column(named: name) else { return "text" }
+            let type = PostgresDialect().columnType(
+                column.declaredType, isJSON: column.isJSON, isBoolean: column.isBoolean)
             // A cast names a type without its collation; the comparison takes the column's.
             return type.hasPrefix("text") ? "text" : type
         }
     }
 
-    /// The distinct keys of the roots as PostgreSQL reads them in ``postgresMembership(_:keys:types:)``:
+    /// The distinct keys of the roots as PostgreSQL reads them in ``membership(_:keys:types:)``:
     /// an array literal (`{"1","2"}`) for keys of one column, a JSON array of arrays for
     /// composite keys.
     ///
@@ -51,9 +50,9 @@ extension KeyList {
     /// - Returns: The text to bind.
     /// - Throws: ``SchemaError`` for a key that cannot be passed exactly (a BLOB, a number that
     ///   is not finite).
-    static func postgresKeys(_ keys: [[DatabaseValue]]) throws -> String {
+    static func keys(_ keys: [[DatabaseValue]]) throws -> String {
         guard keys.first?.count ?? 1 == 1 else {
-            return try json(keys.map { .composite($0) })
+            return try KeyList.json(keys.map { .composite($0) })
         }
         var text = "{"
         for (index, key) in keys.enumerated() {
