@@ -37,6 +37,9 @@ private struct Readings: Equatable {
     var lapsPerRacer: [String: Int]
     var page: [String]
     var sqlMentionsTable: Bool
+    var skipped: [String]
+    var bySQL: [String]
+    var average: Double?
 }
 
 /// Written once, generic over nothing but LiteRecord's `Query`.
@@ -53,10 +56,13 @@ private func readings(_ racers: Query<Racer>) throws -> Readings {
     }
     let first = try racers.order { $0.name }.page(after: nil, limit: 2).fetchAll()
     let page = try racers.order { $0.name }.page(after: first.last, limit: 2).fetchAll().map(\.name)
+    let skipped = try racers.order { $0.name }.offset(2).fetchAll().map(\.name)
+    let bySQL = try racers.where(sql: "laps > \(2)").order { $0.name }.fetchAll().map(\.name)
     return Readings(
         byName: byName, fast: fast, count: try racers.count(), sum: try racers.sum { $0.laps }, teams: teams,
         lapsPerRacer: lapsPerRacer, page: page,
-        sqlMentionsTable: racers.sqlDescription.contains("one_query_racers"))
+        sqlMentionsTable: racers.sqlDescription.contains("one_query_racers"), skipped: skipped, bySQL: bySQL,
+        average: try racers.average { $0.laps })
 }
 
 private struct Shelf: Decodable {
@@ -96,6 +102,8 @@ struct OneQueryTypeTests {
         #expect(onSQLite.count == 4 && onSQLite.sum == 10)
         #expect(onSQLite.lapsPerRacer == ["Ada": 4, "Bea": 1, "Cy": 3, "Dee": 2])
         #expect(onSQLite.page == ["Cy", "Dee"])
+        #expect(
+            onSQLite.skipped == ["Cy", "Dee"] && onSQLite.bySQL == ["Ada", "Cy"] && onSQLite.average == 2.5)
         #expect(onSQLite.sqlMentionsTable)
         // NULL sorts last in PostgreSQL's ascending order, first in SQLite's: compare as sets.
         #expect(Set(onPostgreSQL.teams.map(\.team)) == Set(onSQLite.teams.map(\.team)))
@@ -219,4 +227,26 @@ extension OneQueryTypeTests {
         }
         #expect(treeError?.resultCode == .misuse)
     }
+}
+
+extension OneQueryTypeTests {
+    // SQLite's FTS5 query language has no PostgreSQL translation: refused there, with the way out.
+    @Test func matchingWithFTS5SyntaxRunsOnSQLiteAndIsRefusedOnPostgreSQL() throws {
+        let db = try Database(.inMemory)
+        let pg = try PostgresTestServer.freshDatabase()
+        var article = SearchedArticle(id: nil, text: "swift on linux")
+        try db.insert(&article)
+        article.id = nil
+        try pg.insert(&article)
+        #expect(try db.query(SearchedArticle.self).matching(fts5Query: "swift OR rust").fetchAll().count == 1)
+        let refused = pg.query(SearchedArticle.self).matching(fts5Query: "swift OR rust")
+        let error = #expect(throws: SchemaError.self) { try refused.fetchAll() }
+        #expect(error?.message.contains("matching(_:)") == true)
+    }
+}
+
+private struct SearchedArticle: Model, Equatable {
+    var id: Int64?
+    var text: String
+    static let schema = Schema<SearchedArticle>(table: "one_query_articles").fullTextSearch(on: [\.text])
 }

@@ -41,7 +41,7 @@ public struct Query<M: Model>: Sendable {
     var fullTextMatch: FullTextMatch?
     /// The tables of the models relation filters read (Relations/).
     var relatedTables: [RelatedModelTable] = []
-    /// Whether the query was built on another database (PostgreSQL) and handed to SQLite
+    /// Whether the query was built on another database and handed to SQLite
     /// (`db.observe(pg.query(...))`): its SQL is the other database's, so it does not run.
     var wasBuiltForAnotherBackend = false
 
@@ -169,8 +169,8 @@ public struct Query<M: Model>: Sendable {
         if wasBuiltForAnotherBackend {
             return DatabaseError(
                 resultCode: .misuse,
-                message: "this query was built on another database (PostgreSQL) and its SQL is that "
-                    + "database's; a SQLite database runs only queries built on it (db.query)")
+                message: "this query was built on another database and its SQL is that database's; "
+                    + "a SQLite database runs only queries built on it (db.query)")
         }
         if let error = conditions.lazy.compactMap(\.error).first ?? orderings.lazy.compactMap(\.error).first {
             return error

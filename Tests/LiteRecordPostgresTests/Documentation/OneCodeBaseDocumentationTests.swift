@@ -21,7 +21,10 @@ struct Player: Model, Equatable, Sendable {
 }
 
 func leaderboard(in db: some ModelDatabase) async throws -> [Player] {
-    try await db.query(Player.self).where { $0.score > 100 }.order { $0.score.descending }.limit(10)
+    try await db.query(Player.self)
+        .where { $0.score > 100 }
+        .order { $0.score.descending }
+        .limit(10)
         .fetchAll()
 }
 
