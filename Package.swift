@@ -46,7 +46,8 @@ let package = Package(
         ),
         // Examples/: small programs to copy from; CI builds and runs them (Scripts/run-examples).
         .executableTarget(
-            name: "NotesApp", dependencies: ["LiteRecord"], path: "Examples/NotesApp", exclude: ["README.md"]),
+            name: "NotesApp", dependencies: ["LiteRecord", "LiteRecordPostgres"], path: "Examples/NotesApp",
+            exclude: ["README.md"]),
         .executableTarget(
             name: "ConcurrentServer", dependencies: ["LiteRecord"], path: "Examples/ConcurrentServer",
             exclude: ["README.md"]),

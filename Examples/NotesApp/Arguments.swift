@@ -51,6 +51,13 @@ struct Arguments {
         return given.first
     }
 
+    /// Removes `--name` and returns its value, or `nil`; giving it twice is an error.
+    mutating func take(_ name: String) throws(UsageError) -> String? {
+        let given = try value(name)
+        options[name] = nil
+        return given
+    }
+
     /// Fails on options the command does not know, instead of silently ignoring a typo.
     func allowOnly(_ names: Set<String>) throws(UsageError) {
         if let unknown = options.keys.sorted().first(where: { !names.contains($0) }) {

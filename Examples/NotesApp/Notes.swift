@@ -8,8 +8,11 @@ struct NotesError: Error, CustomStringConvertible {
 }
 
 /// The app's commands, on an open and migrated database. Each prints its result.
-struct Notes {
-    let db: Database
+///
+/// Written once over `ModelDatabase`: the same code runs on a SQLite `Database` and on a
+/// `PostgresDatabase`, with no branch on the backend.
+struct Notes<DB: ModelDatabase> {
+    let db: DB
 
     /// Adds a note to a notebook, creating the notebook on first use.
     func add(title: String, body: String, tags: [String], notebook name: String) throws {

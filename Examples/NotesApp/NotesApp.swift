@@ -1,14 +1,19 @@
 import Foundation
 import LiteRecord
+import LiteRecordPostgres
 
-/// `notes`: a command-line notebook on one SQLite file.
+/// `notes`: a command-line notebook on a SQLite file or a PostgreSQL database, with one code
+/// path for both: the commands are written over `ModelDatabase`.
 ///
 /// Exit codes: 0 on success, 1 when the request fails (no such note, a database error),
 /// 64 (`EX_USAGE`) for a mistake in the command line.
 @main
 enum NotesApp {
     static let usage = """
-        usage: notes [--db PATH] COMMAND [ARGUMENTS]     (the database defaults to notes.sqlite)
+        usage: notes [--database PATH|URL] COMMAND [ARGUMENTS]
+
+          --database notes.sqlite            a SQLite file (the default; --db is the same option)
+          --database postgresql://HOST/DB    a PostgreSQL database (also postgres://)
 
           add TITLE BODY [--tag TAG]... [--notebook NAME]   add a note (to "Inbox" by default)
           list [--notebook NAME] [--tag TAG]                notes, pinned first, newest first
@@ -53,12 +58,25 @@ enum NotesApp {
         guard let command = arguments.popFirst() else { throw UsageError("missing command") }
         // Checked before opening: a typo must not create a database file.
         guard commands.contains(command) else { throw UsageError("unknown command \"\(command)\"") }
-        let db = try Database(path: arguments.value("db") ?? "notes.sqlite")
+        let database = try arguments.take("database")
+        let alias = try arguments.take("db")
+        if database != nil, alias != nil { throw UsageError("give --database or --db, not both") }
+        let location = database ?? alias ?? "notes.sqlite"
+        // The only place that knows the backend: everything below runs on `some ModelDatabase`.
+        if location.hasPrefix("postgresql://") || location.hasPrefix("postgres://") {
+            try run(command, arguments, on: PostgresDatabase(url: location))
+        } else {
+            try run(command, arguments, on: Database(path: location))
+        }
+    }
+
+    /// Runs a command on an open database, whichever backend it is.
+    static func run(_ command: String, _ arguments: Arguments, on db: some ModelDatabase) throws {
         let migrator = NotesMigrations.migrator
 
         switch command {
         case "migrate":
-            try arguments.allowOnly(["db", "to"])
+            try arguments.allowOnly(["to"])
             _ = try arguments.exactly(0, "no argument")
             if let target = try arguments.value("to") {
                 try migrator.migrate(db, upTo: target)
@@ -68,7 +86,7 @@ enum NotesApp {
             print("Applied: \(try migrator.appliedMigrations(in: db).joined(separator: ", "))")
             return
         case "migrations":  // before `migrate` below, to show what is pending
-            try arguments.allowOnly(["db"])
+            try arguments.allowOnly([])
             _ = try arguments.exactly(0, "no argument")
             let applied = try migrator.appliedMigrations(in: db)
             for name in migrator.migrationNames {
@@ -84,33 +102,33 @@ enum NotesApp {
 
         switch command {
         case "add":
-            try arguments.allowOnly(["db", "tag", "notebook"])
+            try arguments.allowOnly(["tag", "notebook"])
             let words = try arguments.exactly(2, "a title and a body")
             try notes.add(
                 title: words[0], body: words[1], tags: arguments.values("tag"),
                 notebook: arguments.value("notebook") ?? "Inbox")
         case "list":
-            try arguments.allowOnly(["db", "notebook", "tag"])
+            try arguments.allowOnly(["notebook", "tag"])
             _ = try arguments.exactly(0, "no argument (filter with --notebook or --tag)")
             try notes.list(notebook: arguments.value("notebook"), tag: arguments.value("tag"))
         case "search":
-            try arguments.allowOnly(["db"])
+            try arguments.allowOnly([])
             guard !arguments.positionals.isEmpty else { throw UsageError("search needs words to find") }
             try notes.search(arguments.positionals.joined(separator: " "))
         case "notebooks":
-            try arguments.allowOnly(["db"])
+            try arguments.allowOnly([])
             _ = try arguments.exactly(0, "no argument")
             try notes.notebooks()
         case "tag":
-            try arguments.allowOnly(["db"])
+            try arguments.allowOnly([])
             guard arguments.positionals.count >= 2 else { throw UsageError("usage: tag ID TAG...") }
             try notes.tag(noteID(arguments.positionals[0]), with: Array(arguments.positionals.dropFirst()))
         case "pin", "unpin":
-            try arguments.allowOnly(["db"])
+            try arguments.allowOnly([])
             let words = try arguments.exactly(1, "a note id")
             try notes.pin(noteID(words[0]), command == "pin")
         case "delete":
-            try arguments.allowOnly(["db", "notebook"])
+            try arguments.allowOnly(["notebook"])
             if let name = try arguments.value("notebook") {
                 _ = try arguments.exactly(0, "either a note id or --notebook NAME")
                 try notes.deleteNotebook(named: name)
