@@ -23,13 +23,16 @@ public final class PostgresConnection {
 
     init(url: String) throws {
         guard let handle = PQconnectdb(url) else {
-            throw DatabaseError(resultCode: .noMemory, message: "libpq could not allocate a connection")
+            throw DatabaseError(
+                backendName: "PostgreSQL", resultCode: .noMemory,
+                message: "libpq could not allocate a connection")
         }
         guard PQstatus(handle) == CONNECTION_OK else {
             let message = String(cString: PQerrorMessage(handle)).trimmingCharacters(
                 in: .whitespacesAndNewlines)
             PQfinish(handle)
             throw DatabaseError(
+                backendName: "PostgreSQL",
                 resultCode: .cannotOpen, message: "cannot connect to PostgreSQL: \(message)")
         }
         self.handle = handle
@@ -92,6 +95,7 @@ public final class PostgresConnection {
     func execute(_ sql: SQL) throws -> PostgresResult {
         guard sql.arguments.named.isEmpty else {
             throw DatabaseError(
+                backendName: "PostgreSQL",
                 resultCode: .misuse, message: "named parameters (:name) are not supported on PostgreSQL",
                 sql: sql.text)
         }
@@ -100,6 +104,7 @@ public final class PostgresConnection {
         let values = sql.arguments.positional
         guard numbered.count == values.count else {
             throw DatabaseError(
+                backendName: "PostgreSQL",
                 resultCode: .misuse,
                 message: "the SQL has \(numbered.count) parameters but \(values.count) arguments were given",
                 sql: sql.text, arguments: sql.arguments)
@@ -125,6 +130,7 @@ public final class PostgresConnection {
         }
         guard let result else {
             throw DatabaseError(
+                backendName: "PostgreSQL",
                 resultCode: .noMemory,
                 message: String(cString: PQerrorMessage(handle)).trimmingCharacters(
                     in: .whitespacesAndNewlines),
@@ -217,6 +223,7 @@ struct PostgresParameters {
                 // than store a cut value.
                 if text.utf8.contains(0) {
                     throw DatabaseError(
+                        backendName: "PostgreSQL",
                         resultCode: .mismatch,
                         message: "parameter \(index + 1): PostgreSQL text cannot hold NUL characters "
                             + "(store the value as Data, which is bytea)",

@@ -30,6 +30,7 @@ package enum PostgresConnectionLoss {
         cause = cause.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         if cause.isEmpty { cause = "the server closed the connection" }
         return DatabaseError(
+            backendName: "PostgreSQL",
             resultCode: .ioError,
             message:
                 "the connection to PostgreSQL was lost; the statement may or may not have run (\(cause))",

@@ -36,6 +36,7 @@ extension PostgresContext {
             ).lrRows.map { try $0.value(String.self, at: 0) }
             if columns.isEmpty, let folded = try session.foldedTableName(for: table) {
                 throw DatabaseError(
+                    backendName: "PostgreSQL",
                     resultCode: .error,
                     message: "no such table: \(table) (PostgreSQL folds unquoted names to lower case: "
                         + "the table is \(SQL.quoteIdentifier(folded)))")

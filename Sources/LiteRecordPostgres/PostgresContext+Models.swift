@@ -183,6 +183,7 @@ extension PostgresContext {
         try withSession { session in
             guard !session.isReadOnly else {
                 throw DatabaseError(
+                    backendName: "PostgreSQL",
                     resultCode: .readOnly, message: "migrate(\(M.self)) cannot run in a read-only transaction"
                 )
             }
@@ -261,6 +262,7 @@ extension PostgresSession {
             sql.append(" RETURNING \(identifier: key)")
             guard case .integer(let generated)? = try execute(sql).rows.first?.first else {
                 throw DatabaseError(
+                    backendName: "PostgreSQL",
                     resultCode: .error, message: "PostgreSQL returned no generated key", sql: sql.text)
             }
             return generated

@@ -41,6 +41,7 @@ public final class PostgresSession {
         // each statement asks first (transaction control, below, does not: it must still run).
         if let tracker = CancellationTracker.current, tracker.isCancelledNow {
             throw DatabaseError(
+                backendName: "PostgreSQL",
                 resultCode: .interrupt, message: "the task was cancelled before the statement started",
                 sql: sql.text)
         }
@@ -67,6 +68,7 @@ public final class PostgresSession {
             value = try body(PostgresTransaction(session: self))
             if connection.isTransactionAborted {
                 throw DatabaseError(
+                    backendName: "PostgreSQL",
                     resultCode: .abort,
                     message: "the transaction was aborted by a statement that failed inside it; "
                         + "nothing of it was committed")

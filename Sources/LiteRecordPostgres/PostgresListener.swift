@@ -63,7 +63,9 @@ final class PostgresListener: @unchecked Sendable {
         backendPID = PQbackendPID(connection.handle)
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else {
-            throw DatabaseError(resultCode: .ioError, message: "cannot create the listener's wake-up pipe")
+            throw DatabaseError(
+                backendName: "PostgreSQL", resultCode: .ioError,
+                message: "cannot create the listener's wake-up pipe")
         }
         (wakeRead, wakeWrite) = (fds[0], fds[1])
         for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
@@ -249,6 +251,6 @@ final class PostgresListener: @unchecked Sendable {
     }
 
     private func listenerError(_ message: String) -> DatabaseError {
-        DatabaseError(resultCode: .ioError, message: "observation: " + message)
+        DatabaseError(backendName: "PostgreSQL", resultCode: .ioError, message: "observation: " + message)
     }
 }

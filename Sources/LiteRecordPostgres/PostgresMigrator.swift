@@ -30,6 +30,7 @@ extension Migrator {
         register(name) { context in
             guard let transaction = context as? PostgresTransaction else {
                 throw DatabaseError(
+                    backendName: "PostgreSQL",
                     resultCode: .misuse,
                     message: "the migration \"\(name)\" takes a PostgresTransaction and runs only on "
                         + "PostgreSQL; register it with a closure over any ModelContext to run it on "
@@ -143,12 +144,14 @@ extension PostgresMigrationBackend {
                     break
                 case PQTRANS_INERROR:
                     throw DatabaseError(
+                        backendName: "PostgreSQL",
                         resultCode: .abort,
                         message: "a statement of the migration failed, which aborted its transaction "
                             + "in PostgreSQL (even if the migration caught the error); nothing of it was kept"
                     )
                 default:
                     throw DatabaseError(
+                        backendName: "PostgreSQL",
                         resultCode: .misuse,
                         message: "the migration ended the transaction it runs in (COMMIT or ROLLBACK); "
                             + "leave transaction control to the migrator")
@@ -175,6 +178,7 @@ extension PostgresMigrationBackend {
             row in
             guard case .text(let name)? = row.first else {
                 throw DatabaseError(
+                    backendName: "PostgreSQL",
                     resultCode: .mismatch,
                     message: "\(Migrator.tableName) holds a name that is not text: \(row)")
             }

@@ -58,7 +58,9 @@ package final class PostgresObservationHub: @unchecked Sendable {
         if listener?.hasExited ?? true {
             listener = try PostgresListener(url: url)
         }
-        guard let listener else { throw DatabaseError(resultCode: .misuse, message: "no listener") }
+        guard let listener else {
+            throw DatabaseError(backendName: "PostgreSQL", resultCode: .misuse, message: "no listener")
+        }
         nextID += 1
         listener.addSubscriber(nextID, handler: handler, onFailure: onFailure)
         return (listener, nextID)

@@ -112,6 +112,7 @@ final class PostgresPool: @unchecked Sendable {
 
     private func busyError() -> DatabaseError {
         DatabaseError(
+            backendName: "PostgreSQL",
             resultCode: .busy,
             message:
                 "no PostgreSQL connection became free within \(waitTimeout.map { "\($0)" } ?? "the wait"): "

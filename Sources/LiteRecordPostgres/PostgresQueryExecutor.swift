@@ -154,6 +154,7 @@ extension Query {
     func postgresExecutor(for operation: String) throws -> PostgresQueryExecutor {
         guard let executor = backend as? PostgresQueryExecutor else {
             throw DatabaseError(
+                backendName: "PostgreSQL",
                 resultCode: .misuse,
                 message: "\(operation) takes a query built on this PostgreSQL database (pg.query), "
                     + "not one built on SQLite")

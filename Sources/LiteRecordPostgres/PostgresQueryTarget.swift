@@ -28,6 +28,7 @@ struct PostgresQueryTarget: @unchecked Sendable {
     func context() throws -> any PostgresContext {
         if let thread, thread != ThreadIdentity.current {
             throw DatabaseError(
+                backendName: "PostgreSQL",
                 resultCode: .misuse,
                 message: "a query built on a transaction (tx.query) runs only inside that closure, on its "
                     + "thread; build it with pg.query to run it anywhere")

@@ -96,6 +96,7 @@ struct PostgresResult {
 
         private func unreadable(_ text: String, column: String, sql: SQL) -> DatabaseError {
             DatabaseError(
+                backendName: "PostgreSQL",
                 resultCode: .mismatch,
                 message: "column \(column): cannot read PostgreSQL's \(self) text \(text)",
                 sql: sql.text)
@@ -149,6 +150,7 @@ package enum PostgresErrorMapping {
             text += ": constraint \(constraint)"
         }
         return DatabaseError(
+            backendName: "PostgreSQL",
             resultCode: resultCode(sqlState: state, constraint: constraint), message: text, sql: sql.text,
             arguments: sql.arguments.isEmpty ? nil : sql.arguments, sqlState: state.isEmpty ? nil : state)
     }

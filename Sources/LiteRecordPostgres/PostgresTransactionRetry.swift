@@ -153,6 +153,7 @@ enum TransactionRetryPolicy {
     static func exhausted(_ failure: DatabaseError, attempts: Int) -> DatabaseError {
         guard attempts > 1 else { return failure }
         return DatabaseError(
+            backendName: "PostgreSQL",
             resultCode: failure.resultCode,
             message: failure.message + " (the transaction ran \(attempts) times and failed each time)",
             sql: failure.sql, arguments: failure.arguments, sqlState: failure.sqlState)
@@ -257,6 +258,7 @@ final class TransactionRetryGate: @unchecked Sendable {
 
     static var cancelled: DatabaseError {
         DatabaseError(
+            backendName: "PostgreSQL",
             resultCode: .interrupt,
             message: "the task was cancelled while its transaction waited to run; nothing was committed")
     }

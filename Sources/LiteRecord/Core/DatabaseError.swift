@@ -30,6 +30,9 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
     public let sql: String?
     /// The arguments bound to ``sql``, when there were some.
     public let arguments: StatementArguments?
+    /// The database an error LiteRecord raised itself belongs to when it is not SQLite
+    /// ("PostgreSQL"): its name takes the place of SQLite's code name in ``description``.
+    package let backendName: String?
 
     /// Creates an error.
     ///
@@ -48,6 +51,28 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
         self.sql = sql
         self.arguments = arguments
         self.sqlState = sqlState
+        self.backendName = nil
+    }
+
+    /// An error of another backend than SQLite, described without SQLite's code names.
+    ///
+    /// - Parameters:
+    ///   - backendName: The backend, as its users know it: "PostgreSQL".
+    ///   - resultCode: The result code family the error belongs to.
+    ///   - message: What went wrong, in words.
+    ///   - sql: The SQL involved, if any.
+    ///   - arguments: The arguments bound to `sql`, if any.
+    ///   - sqlState: The SQLSTATE the server reported, if it did.
+    package init(
+        backendName: String, resultCode: ResultCode, message: String, sql: String? = nil,
+        arguments: StatementArguments? = nil, sqlState: String? = nil
+    ) {
+        self.resultCode = resultCode
+        self.message = message
+        self.sql = sql
+        self.arguments = arguments
+        self.sqlState = sqlState
+        self.backendName = backendName
     }
 
     /// The primary result code, such as `.constraint` for `.constraintUnique`.
@@ -56,9 +81,18 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
     /// Code, message and SQL (cut when long); never the arguments.
     ///
     /// The code is PostgreSQL's SQLSTATE when there is one (`SQLSTATE 23505: duplicate key ...`),
-    /// SQLite's otherwise (`SQLITE_CONSTRAINT_UNIQUE (2067): UNIQUE constraint failed: ...`).
+    /// SQLite's on SQLite (`SQLITE_CONSTRAINT_UNIQUE (2067): UNIQUE constraint failed: ...`), and
+    /// the code's family with the backend's name for an error LiteRecord raised on another
+    /// backend (`misuse (PostgreSQL): ...`).
     public var description: String {
-        var text = sqlState.map { "SQLSTATE \($0): \(message)" } ?? "\(resultCode): \(message)"
+        var text: String
+        if let sqlState {
+            text = "SQLSTATE \(sqlState): \(message)"
+        } else if let backendName {
+            text = "\(resultCode.familyName) (\(backendName)): \(message)"
+        } else {
+            text = "\(resultCode): \(message)"
+        }
         if let sql {
             text += " — while executing `\(SafeDescription.cut(sql, toScalars: SafeDescription.sqlLimit))`"
         }

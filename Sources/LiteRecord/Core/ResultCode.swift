@@ -38,6 +38,14 @@ public struct ResultCode: RawRepresentable, Hashable, Sendable, CustomStringConv
         String(cString: sqlite3_errstr(rawValue))
     }
 
+    /// The code's family in words, without SQLite's prefix: `constraint unique`, `misuse`; its
+    /// number when it has no name.
+    package var familyName: String {
+        guard let name = ResultCode.names[rawValue] else { return "code \(rawValue)" }
+        return name.replacingOccurrences(of: "SQLITE_", with: "").replacingOccurrences(of: "_", with: " ")
+            .lowercased()
+    }
+
     /// The code's C name when known, else its number: `SQLITE_CONSTRAINT_UNIQUE (2067)`.
     public var description: String {
         if let name = ResultCode.names[rawValue] {
