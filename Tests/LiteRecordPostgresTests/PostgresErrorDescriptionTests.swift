@@ -24,15 +24,16 @@ struct PostgresErrorDescriptionTests {
     @Test func aQueryOfATransactionRunOutsideItIsMisuseDescribedAsPostgreSQLs() throws {
         let pg = try PostgresTestServer.freshDatabase()
         let leaked = try pg.transaction { tx in tx.query(ErrorNote.self) }
-        let thread = DispatchQueue(label: "another thread")
-        let error = thread.sync { () -> DatabaseError? in
-            do {
-                _ = try leaked.fetchAll()
-                return nil
-            } catch {
-                return error as? DatabaseError
-            }
+        // A thread of its own: `DispatchQueue.sync` may run the block on the calling thread.
+        let box = ErrorBox()
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            do { _ = try leaked.fetchAll() } catch { box.error = error as? DatabaseError }
+            done.signal()
         }
+        thread.start()
+        done.wait()
+        let error = box.error
         #expect(error?.resultCode == .misuse)
         #expect(
             error.map { "\($0)" }?.hasPrefix("misuse (PostgreSQL): a query built on a transaction") == true)
@@ -56,4 +57,10 @@ private struct ErrorNote: Model {
     var id: Int64?
     var body: String
     static let schema = Schema<ErrorNote>(table: "error_notes")
+}
+
+/// The error a thread caught, read after the thread signalled.
+private final class ErrorBox: @unchecked Sendable {
+    // @unchecked Sendable: written by one thread before it signals, read after the wait.
+    var error: DatabaseError?
 }
