@@ -347,6 +347,12 @@ private enum DataLayer {
                 == "Fifty")
         #expect(
             try await db.fetchOne(String.self, sql: "SELECT name FROM mdb_gamers WHERE score = \(0)") == nil)
+        let rows = try await db.fetchAll(Row.self, sql: "SELECT name, score FROM mdb_gamers ORDER BY score")
+        #expect(try rows.map { try $0.value(String.self, named: "name") } == ["Carol", "Fifty"])
+        #expect(try rows.map { try $0.value(Int.self, named: "score") } == [4, 51])
+        let row = try await db.fetchOne(Row.self, sql: "SELECT name FROM mdb_gamers WHERE score = \(51)")
+        #expect(try row?.value(String.self, at: 0) == "Fifty")
+        #expect(try await db.fetchOne(Row.self, sql: "SELECT name FROM mdb_gamers WHERE score = \(0)") == nil)
 
         let written = try await db.transaction { tx in
             try tx.insert(Gamer(id: 60, name: "Sixty", score: 60, team: nil))
@@ -366,6 +372,42 @@ private enum DataLayer {
         let missing = Gamer(id: 12_345, name: "Nobody", score: 0, team: nil)
         let notFound = await #expect(throws: PersistenceError.self) { try await db.update(missing) }
         #expect(notFound?.isRowNotFound == true)
+    }
+
+    /// The async forms run off the calling task on every backend, through the protocol as
+    /// through the concrete type: a task cancelled before the work starts gets
+    /// `CancellationError` and writes nothing (a synchronous form run in their place would
+    /// write the row and throw nothing).
+    static func asyncFormsHonourCancellation(_ db: some ModelDatabase) async throws {
+        try await db.migrate(Gamer.self)
+        let outcomes = await withTaskGroup(of: (any Error)?.self) { group in
+            group.addTask {
+                withUnsafeCurrentTask { $0?.cancel() }
+                do {
+                    try await db.insert(Gamer(id: 90, name: "Cancelled", score: 0, team: nil))
+                    return nil
+                } catch { return error }
+            }
+            group.addTask {
+                withUnsafeCurrentTask { $0?.cancel() }
+                do {
+                    _ = try await db.execute(
+                        sql: "INSERT INTO mdb_gamers (id, name, score) VALUES (91, 'C', 0)")
+                    return nil
+                } catch { return error }
+            }
+            group.addTask {
+                withUnsafeCurrentTask { $0?.cancel() }
+                do {
+                    _ = try await db.count(Gamer.self)
+                    return nil
+                } catch { return error }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(outcomes.count == 3)
+        #expect(outcomes.allSatisfy { $0 is CancellationError })
+        #expect(try await db.count(Gamer.self) == 0)
     }
 }
 
@@ -402,6 +444,9 @@ private func withSQLiteFileAsync(_ body: (Database) async throws -> Void) async 
         }
     }
     @Test func asyncOperations() async throws { try await DataLayer.asyncOperations(try Database(.inMemory)) }
+    @Test func asyncFormsHonourCancellation() async throws {
+        try await DataLayer.asyncFormsHonourCancellation(try Database(.inMemory))
+    }
 }
 
 @Suite(.offCooperativePool) struct ModelDatabaseParitySQLiteFileTests {
@@ -412,6 +457,9 @@ private func withSQLiteFileAsync(_ body: (Database) async throws -> Void) async 
     @Test func readsAndWrites() throws { try withSQLiteFile { try DataLayer.readsAndWrites($0) } }
     @Test func asyncOperations() async throws {
         try await withSQLiteFileAsync { try await DataLayer.asyncOperations($0) }
+    }
+    @Test func asyncFormsHonourCancellation() async throws {
+        try await withSQLiteFileAsync { try await DataLayer.asyncFormsHonourCancellation($0) }
     }
 }
 
@@ -433,6 +481,9 @@ struct ModelDatabaseParityPostgresTests {
     }
     @Test func asyncOperations() async throws {
         try await DataLayer.asyncOperations(try PostgresTestServer.freshDatabase())
+    }
+    @Test func asyncFormsHonourCancellation() async throws {
+        try await DataLayer.asyncFormsHonourCancellation(try PostgresTestServer.freshDatabase())
     }
 }
 
