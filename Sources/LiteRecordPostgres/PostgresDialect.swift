@@ -9,20 +9,22 @@ package struct PostgresDialect: SQLDialect {
 
     package var name: String { "PostgreSQL" }
 
-    package var nullSafeEqual: String { "IS NOT DISTINCT FROM" }
-    package var nullSafeNotEqual: String { "IS DISTINCT FROM" }
-    package var falseCondition: String { "FALSE" }
-    package var unboundedLimit: String { "ALL" }
-    /// NULL is the largest value in PostgreSQL.
-    package var sortsNullsFirst: Bool { false }
-    /// Columns hold what LiteRecord wrote in one form (see ``columnType(_:isJSON:isBoolean:)``).
-    package var comparesStoredFormsPlainly: Bool { true }
-    /// PostgreSQL wants a DISTINCT query's sort terms among its selected columns, and a term
-    /// stating its collation (or reading a JSON member) is none of `*`.
-    package var ordersDistinctRowsOutside: Bool { true }
-    package var namesDerivedTables: Bool { true }
-    /// Members are addressed by a bound array of keys, which names any key.
-    package var jsonPathsNameAnyKey: Bool { true }
+    package var keywords: DialectKeywords {
+        DialectKeywords(
+            nullSafeEqual: "IS NOT DISTINCT FROM", nullSafeNotEqual: "IS DISTINCT FROM",
+            falseCondition: "FALSE",
+            unboundedLimit: "ALL")
+    }
+    /// NULL is the largest value. Columns hold what LiteRecord wrote in one form (see
+    /// ``columnType(_:isJSON:isBoolean:)``). A DISTINCT query's sort terms must be among its
+    /// selected columns, and a term stating its collation (or reading a JSON member) is none
+    /// of `*`. Members are addressed by a bound array of keys, which names any key.
+    package var behaviours: DialectBehaviours {
+        [
+            .sortsNullsLast, .comparesStoredFormsPlainly, .ordersDistinctRowsOutside, .namesDerivedTables,
+            .jsonPathsNameAnyKey,
+        ]
+    }
 
     /// PostgreSQL: integers `bigint`, `Bool` `boolean`, floating point `double precision`,
     /// `Decimal` `numeric`, bytes `bytea`, JSON values `jsonb`, text (dates stored as text

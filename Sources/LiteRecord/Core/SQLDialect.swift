@@ -15,27 +15,10 @@ package protocol SQLDialect: Sendable {
 
     // MARK: Conditions and clauses
 
-    /// NULL-safe equality (SQLite: `IS`).
-    var nullSafeEqual: String { get }
-    /// NULL-safe inequality (SQLite: `IS NOT`).
-    var nullSafeNotEqual: String { get }
-    /// A condition that is always false (SQLite, which has no boolean type: `0`).
-    var falseCondition: String { get }
-    /// `LIMIT` without a bound, for an `OFFSET` alone (SQLite: `-1`).
-    var unboundedLimit: String { get }
-    /// Whether NULL sorts before every value in ascending order (SQLite: it is the smallest).
-    var sortsNullsFirst: Bool { get }
-    /// Whether columns hold each value in the one form LiteRecord wrote, so that values compare
-    /// as stored: no date, UUID or decimal spellings to reconcile, keys compared with `=`.
-    var comparesStoredFormsPlainly: Bool { get }
-    /// Whether a `DISTINCT` query orders only by selected values, so that its rows are sorted
-    /// and limited outside, by the same terms over the same column names.
-    var ordersDistinctRowsOutside: Bool { get }
-    /// Whether a subquery in `FROM` needs a name.
-    var namesDerivedTables: Bool { get }
-    /// Whether a JSON member's address names any key (SQLite's path text cannot name a key
-    /// holding `"`, which is then read another way).
-    var jsonPathsNameAnyKey: Bool { get }
+    /// The keywords and literals of conditions and clauses.
+    var keywords: DialectKeywords { get }
+    /// How the database behaves where SQLite's behaviour cannot be assumed; SQLite: none.
+    var behaviours: DialectBehaviours { get }
 
     // MARK: Schema
 

@@ -7,17 +7,14 @@ package struct SQLiteDialect: SQLDialect {
 
     package var name: String { "SQLite" }
 
-    package var nullSafeEqual: String { "IS" }
-    package var nullSafeNotEqual: String { "IS NOT" }
-    package var falseCondition: String { "0" }
-    package var unboundedLimit: String { "-1" }
-    package var sortsNullsFirst: Bool { true }
+    package var keywords: DialectKeywords {
+        DialectKeywords(
+            nullSafeEqual: "IS", nullSafeNotEqual: "IS NOT", falseCondition: "0", unboundedLimit: "-1")
+    }
     /// SQLite's type affinity lets a column hold a date as text, a real or an integer, a UUID
-    /// as text of either case or 16 bytes: values compare through their meaning.
-    package var comparesStoredFormsPlainly: Bool { false }
-    package var ordersDistinctRowsOutside: Bool { false }
-    package var namesDerivedTables: Bool { false }
-    package var jsonPathsNameAnyKey: Bool { false }
+    /// as text of either case or 16 bytes: values compare through their meaning, and the rest
+    /// of LiteRecord's SQL was written for SQLite in the first place.
+    package var behaviours: DialectBehaviours { [] }
 
     package func columnType(_ declared: DatabaseColumnType, isJSON: Bool, isBoolean: Bool) -> String {
         declared.rawValue
