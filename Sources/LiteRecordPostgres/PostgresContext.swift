@@ -91,7 +91,7 @@ public final class PostgresSession {
                 pendingTables = []
                 throw error
             }
-            database.preparedTables.insert(contentsOf: pendingTables)
+            database.preparedTables.withLock { $0.formUnion(pendingTables) }
             pendingTables = []
         } else {
             try execute(SQL(verbatim: "RELEASE SAVEPOINT \(savepoint)"))

@@ -18,7 +18,7 @@ public final class PostgresDatabase: PostgresContext, Sendable {
     public let configuration: PostgresConfiguration
     let pool: PostgresPool
     /// The model types whose tables were created or checked (committed) on this database.
-    let preparedTables = PreparedTables()
+    let preparedTables = Locked<Set<ObjectIdentifier>>([])
     /// Makes conflicting transactions converge when they run again.
     let retryGate = TransactionRetryGate()
     /// The listener and triggers that observations share.
@@ -119,25 +119,6 @@ public final class PostgresDatabase: PostgresContext, Sendable {
     public func read<T>(_ body: (PostgresTransaction) throws -> T) throws -> T {
         try runRetryingTransaction(
             begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", readOnly: true, body)
-    }
-}
-
-/// The model types whose tables are known to exist, shared by every connection of a database.
-final class PreparedTables: @unchecked Sendable {
-    // @unchecked Sendable: `types` is only touched under `lock`.
-    private let lock = NSLock()
-    private var types: Set<ObjectIdentifier> = []
-
-    func contains(_ type: ObjectIdentifier) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return types.contains(type)
-    }
-
-    func insert(contentsOf newTypes: Set<ObjectIdentifier>) {
-        lock.lock()
-        types.formUnion(newTypes)
-        lock.unlock()
     }
 }
 

@@ -32,8 +32,8 @@ extension PostgresDatabase {
                 target: try relationTree.backendQuery.postgresExecutor(for: "observe").target,
                 tree: relationTree)
         }
-        return DatabaseObservation { onValue, onError in
-            let observer = PostgresValueObserver<FetchedTree<Including.Element>>(
+        return DatabaseObservation { sink in
+            PostgresValueObserver<FetchedTree<Including.Element>>(
                 database: self,
                 prepare: {
                     try self.withSession { session in
@@ -41,10 +41,7 @@ extension PostgresDatabase {
                     }
                 },
                 fetch: { tx in try tree.get().fetch(on: tx, recordingRows: true) },
-                isSame: { $0.rows == $1.rows },
-                onValue: { onValue($0.elements) }, onError: onError)
-            observer.start()
-            return { observer.cancel() }
+                sink: sink.map(\.elements).skippingRepeats { $0.rows == $1.rows })
         }
     }
 }

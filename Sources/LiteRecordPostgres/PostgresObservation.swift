@@ -36,8 +36,8 @@ extension PostgresDatabase {
             _ = try query.postgresExecutor(for: "observe")
             return try CurrentDialect.$value.withValue(PostgresDialect()) { try query.backendSelectSQL("*") }
         }
-        return DatabaseObservation { onValue, onError in
-            let observer = PostgresValueObserver<FetchedModels<M>>(
+        return DatabaseObservation { sink in
+            PostgresValueObserver<FetchedModels<M>>(
                 database: self,
                 prepare: {
                     try self.withSession { _ = try $0.preparedTable(for: M.self) }
@@ -52,10 +52,7 @@ extension PostgresDatabase {
                         return FetchedModels(rows: result.rows, models: models)
                     }
                 },
-                isSame: { $0.rows == $1.rows },
-                onValue: { onValue($0.models) }, onError: onError)
-            observer.start()
-            return { observer.cancel() }
+                sink: sink.map(\.models).skippingRepeats { $0.rows == $1.rows })
         }
     }
 
@@ -74,11 +71,9 @@ extension PostgresDatabase {
     public func observe<Value: Sendable & Equatable>(
         _ fetch: @escaping @Sendable (PostgresTransaction) throws -> Value
     ) -> DatabaseObservation<Value> {
-        DatabaseObservation { onValue, onError in
-            let observer = PostgresValueObserver<Value>(
-                database: self, prepare: { [] }, fetch: fetch, isSame: ==, onValue: onValue, onError: onError)
-            observer.start()
-            return { observer.cancel() }
+        DatabaseObservation { sink in
+            PostgresValueObserver<Value>(
+                database: self, prepare: { [] }, fetch: fetch, sink: sink.skippingRepeats(by: ==))
         }
     }
 

@@ -10,7 +10,8 @@ extension PostgresSession {
     func preparedTable<M: Model>(for type: M.Type) throws -> BackendTable {
         let table = try BackendTable(for: M.self)
         let id = ObjectIdentifier(M.self)
-        guard !database.preparedTables.contains(id), !pendingTables.contains(id), !isReadOnly else {
+        let isPrepared = database.preparedTables.withLock { $0.contains(id) }
+        guard !isPrepared, !pendingTables.contains(id), !isReadOnly else {
             return table
         }
         try PostgresIdentifier.validate(table)
@@ -19,7 +20,7 @@ extension PostgresSession {
             pendingTables.insert(id)
         } else {
             try runTransaction(begin: "BEGIN") { _ in try prepare(table) }
-            database.preparedTables.insert(contentsOf: [id])
+            database.preparedTables.withLock { _ = $0.insert(id) }
         }
         return table
     }
@@ -31,7 +32,8 @@ extension PostgresSession {
     /// - Throws: ``LiteRecord/SchemaError`` for a model that cannot be mapped, or whose table
     ///   exists only under a case-folded spelling.
     func readableTable<M: Model>(for type: M.Type) throws -> BackendTable? {
-        guard isReadOnly, !database.preparedTables.contains(ObjectIdentifier(M.self)) else {
+        let isPrepared = database.preparedTables.withLock { $0.contains(ObjectIdentifier(M.self)) }
+        guard isReadOnly, !isPrepared else {
             return try preparedTable(for: M.self)
         }
         let table = try BackendTable(for: M.self)

@@ -2,8 +2,8 @@ import Foundation
 import LiteRecord
 
 /// Keeps a fetched value fresh on PostgreSQL: fetches it, then again after each committed
-/// transaction that changed a table the fetches read, and delivers it when it differs from the
-/// last value delivered.
+/// transaction that changed a table the fetches read, and sends each value to its sink (which
+/// leaves out a value that did not change).
 ///
 /// The tables a fetch reads come from the plans of the queries it ran (see
 /// ``PostgresObservationHub/tables(readBy:session:)``). Before a value is delivered, every one of
@@ -13,25 +13,19 @@ import LiteRecord
 ///
 /// At most one fetch runs at a time; notifications that arrive during a fetch cost one more
 /// fetch, not one each.
-final class PostgresValueObserver<Fetched: Sendable>: @unchecked Sendable {
-    // @unchecked Sendable: every `var` is in `state`, only touched under `lock`; the rest is
-    // immutable and Sendable.
+final class PostgresValueObserver<Fetched: Sendable>: Observer {
     private let database: PostgresDatabase
     private let prepare: @Sendable () throws -> [SQL]
     private let fetch: @Sendable (PostgresTransaction) throws -> Fetched
-    private let isSame: @Sendable (Fetched, Fetched) -> Bool
-    private let onValue: @Sendable (Fetched) -> Void
-    private let onError: @Sendable (any Error) -> Void
+    private let sink: ObservationSink<Fetched>
     private let queue = DispatchQueue(label: "LiteRecordPostgres observation")
-    private let lock = NSLock()
-    private var state = State()
+    private let state = Locked(State())
 
     private struct State {
         var subscription: (listener: PostgresListener, id: Int)?
         var channels: Set<String> = []
         /// The query texts whose tables are known (queries only: see `isExplained`).
         var explained: Set<String> = []
-        var lastDelivered: Fetched?
         var isBusy = true
         var changedWhileBusy = false
         var isCancelled = false
@@ -41,21 +35,18 @@ final class PostgresValueObserver<Fetched: Sendable>: @unchecked Sendable {
     ///   - prepare: Runs first (creates the model's table); returns statements whose tables
     ///     to listen to before the first fetch.
     ///   - fetch: Reads the value, inside a read-only transaction.
-    ///   - isSame: Whether two fetched values are the same (the second is then not delivered).
+    ///   - sink: Receives each value fetched (``LiteRecord/ObservationSink/skippingRepeats(by:)``
+    ///     leaves out those that did not change).
     init(
         database: PostgresDatabase,
         prepare: @escaping @Sendable () throws -> [SQL],
         fetch: @escaping @Sendable (PostgresTransaction) throws -> Fetched,
-        isSame: @escaping @Sendable (Fetched, Fetched) -> Bool,
-        onValue: @escaping @Sendable (Fetched) -> Void,
-        onError: @escaping @Sendable (any Error) -> Void
+        sink: ObservationSink<Fetched>
     ) {
         self.database = database
         self.prepare = prepare
         self.fetch = fetch
-        self.isSame = isSame
-        self.onValue = onValue
-        self.onError = onError
+        self.sink = sink
     }
 
     /// Subscribes, listens to what the prepared statements read, and fetches the first value;
@@ -67,7 +58,7 @@ final class PostgresValueObserver<Fetched: Sendable>: @unchecked Sendable {
                 let subscription = try database.observationHub.subscribe(
                     handler: { [weak self] _ in self?.tablesDidChange() },
                     onFailure: { [weak self] error in self?.failLater(error) })
-                let proceeds = withState { state in
+                let proceeds = state.withLock { state in
                     state.subscription = subscription
                     return !state.isCancelled
                 }
@@ -81,7 +72,7 @@ final class PostgresValueObserver<Fetched: Sendable>: @unchecked Sendable {
                         }
                     }
                     try listen(to: tables, subscription: subscription)
-                    withState { $0.explained.formUnion(statements.map(\.text)) }
+                    state.withLock { $0.explained.formUnion(statements.map(\.text)) }
                 }
                 work(subscription)
             } catch {
@@ -91,7 +82,7 @@ final class PostgresValueObserver<Fetched: Sendable>: @unchecked Sendable {
     }
 
     func cancel() {
-        let subscription = withState { state in
+        let subscription = state.withLock { state in
             state.isCancelled = true
             defer { state.subscription = nil }
             return state.subscription
@@ -101,16 +92,10 @@ final class PostgresValueObserver<Fetched: Sendable>: @unchecked Sendable {
         }
     }
 
-    private func withState<T>(_ body: (inout State) throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&state)
-    }
-
     /// Called on the listener's thread: schedules a fetch, or notes one is due after the
     /// fetch in progress.
     private func tablesDidChange() {
-        let subscription: (listener: PostgresListener, id: Int)? = withState { state in
+        let subscription: (listener: PostgresListener, id: Int)? = state.withLock { state in
             guard !state.isCancelled, let subscription = state.subscription else { return nil }
             if state.isBusy {
                 state.changedWhileBusy = true
@@ -126,9 +111,9 @@ final class PostgresValueObserver<Fetched: Sendable>: @unchecked Sendable {
     /// Fetches and delivers until no change is pending.
     private func work(_ subscription: (listener: PostgresListener, id: Int)) {
         while true {
-            withState { $0.changedWhileBusy = false }
+            state.withLock { $0.changedWhileBusy = false }
             do {
-                let explained = withState { $0.explained }
+                let explained = state.withLock { $0.explained }
                 let (value, tables, statements, missing) = try database.read { tx in
                     try tx.withSession { session in
                         session.connection.statementLog = []
@@ -156,15 +141,15 @@ final class PostgresValueObserver<Fetched: Sendable>: @unchecked Sendable {
                 }
                 if try listen(to: tables, subscription: subscription) {
                     // A table read for the first time: fetch again now that it is listened to.
-                    withState { $0.explained.formUnion(statements.map(\.text)) }
+                    state.withLock { $0.explained.formUnion(statements.map(\.text)) }
                     continue
                 }
-                withState { $0.explained.formUnion(statements.map(\.text)) }
+                state.withLock { $0.explained.formUnion(statements.map(\.text)) }
                 deliver(value)
             } catch {
                 return fail(error)
             }
-            let goesOn = withState { state in
+            let goesOn = state.withLock { state in
                 if state.isCancelled { return false }
                 if state.changedWhileBusy { return true }
                 state.isBusy = false
@@ -182,22 +167,16 @@ final class PostgresValueObserver<Fetched: Sendable>: @unchecked Sendable {
         -> Bool
     {
         let channels = Set(tables.map(PostgresObservationHub.channel(of:)))
-        let new = withState { channels.subtracting($0.channels) }
+        let new = state.withLock { channels.subtracting($0.channels) }
         guard !new.isEmpty else { return false }
         try database.observationHub.installTriggers(on: tables, database: database)
         try subscription.listener.listen(new, for: subscription.id)
-        withState { $0.channels.formUnion(new) }
+        state.withLock { $0.channels.formUnion(new) }
         return true
     }
 
     private func deliver(_ value: Fetched) {
-        let delivers = withState { state in
-            guard !state.isCancelled else { return false }
-            if let last = state.lastDelivered, isSame(last, value) { return false }
-            state.lastDelivered = value
-            return true
-        }
-        if delivers { onValue(value) }
+        if !state.withLock({ $0.isCancelled }) { sink.send(value) }
     }
 
     /// Called on the listener's thread, which must not wait for the observation's end.
@@ -206,8 +185,8 @@ final class PostgresValueObserver<Fetched: Sendable>: @unchecked Sendable {
     }
 
     private func fail(_ error: any Error) {
-        let wasCancelled = withState { $0.isCancelled }
+        let wasCancelled = state.withLock { $0.isCancelled }
         cancel()
-        if !wasCancelled { onError(error) }
+        if !wasCancelled { sink.fail(error) }
     }
 }

@@ -18,25 +18,20 @@
 public struct DatabaseObservation<Value: Sendable>: AsyncSequence, Sendable {
     public typealias Element = Value
 
-    /// Starts one observation delivering to the two callbacks; returns what cancels it. Each
-    /// backend starts its own observer (SQLite's `ValueObserver`, PostgreSQL's listener).
-    let start:
-        @Sendable (
-            _ onValue: @escaping @Sendable (Value) -> Void, _ onError: @escaping @Sendable (any Error) -> Void
-        ) -> @Sendable () -> Void
+    /// Starts one observation sending to the sink; returns what cancels it. Each backend
+    /// starts its own observer (SQLite's `ValueObserver`, PostgreSQL's listener).
+    let start: @Sendable (ObservationSink<Value>) -> @Sendable () -> Void
 
-    /// An observation another backend runs with an observer of its own.
+    /// An observation that each iteration runs with an observer of its own.
     ///
-    /// - Parameter start: Starts an observer delivering to the two callbacks, and returns what
-    ///   cancels it.
-    package init(
-        start:
-            @escaping @Sendable (
-                _ onValue: @escaping @Sendable (Value) -> Void,
-                _ onError: @escaping @Sendable (any Error) -> Void
-            ) -> @Sendable () -> Void
-    ) {
-        self.start = start
+    /// - Parameter makeObserver: Makes an observer sending to the sink it receives; the
+    ///   observation starts it, and cancels it when the iteration ends.
+    package init(observer makeObserver: @escaping @Sendable (ObservationSink<Value>) -> any Observer) {
+        self.start = { sink in
+            let observer = makeObserver(sink)
+            observer.start()
+            return { observer.cancel() }
+        }
     }
 
     /// An observation of a fetch on a SQLite database.
@@ -44,12 +39,9 @@ public struct DatabaseObservation<Value: Sendable>: AsyncSequence, Sendable {
         database: Database, prepare: @escaping @Sendable () throws -> Void,
         fetch: @escaping @Sendable (Connection) throws -> Value, rowFilter: RowFilter? = nil
     ) {
-        self.start = { onValue, onError in
-            let observer = ValueObserver(
-                database: database, prepare: prepare, fetch: fetch, rowFilter: rowFilter, onValue: onValue,
-                onError: onError)
-            observer.start()
-            return { observer.cancel() }
+        self.init { sink in
+            ValueObserver(
+                database: database, prepare: prepare, fetch: fetch, rowFilter: rowFilter, sink: sink)
         }
     }
 
@@ -75,7 +67,8 @@ public struct DatabaseObservation<Value: Sendable>: AsyncSequence, Sendable {
     public func makeAsyncIterator() -> AsyncIterator {
         let (stream, continuation) = AsyncThrowingStream.makeStream(
             of: Value.self, throwing: (any Error).self, bufferingPolicy: .bufferingNewest(1))
-        let cancel = start({ continuation.yield($0) }, { continuation.finish(throwing: $0) })
+        let cancel = start(
+            ObservationSink(send: { continuation.yield($0) }, fail: { continuation.finish(throwing: $0) }))
         continuation.onTermination = { _ in cancel() }
         // Finishing runs `onTermination`, which cancels, and releases it: nothing is left
         // holding the observer.
@@ -105,7 +98,7 @@ public struct DatabaseObservation<Value: Sendable>: AsyncSequence, Sendable {
     package func observing(
         onChange: @escaping @Sendable (Value) -> Void, onError: @escaping @Sendable (any Error) -> Void
     ) -> DatabaseCancellable {
-        DatabaseCancellable(start(onChange, onError))
+        DatabaseCancellable(start(ObservationSink(send: onChange, fail: onError)))
     }
 }
 

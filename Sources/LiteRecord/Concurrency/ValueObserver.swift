@@ -8,13 +8,12 @@ import Dispatch
 /// they touch the region the fetch read, trigger one more fetch: a burst of commits costs one
 /// or two fetches, not one each, and no commit is missed. An observation of a query with a
 /// ``RowFilter`` also skips the fetch when the rows a commit changed cannot alter its results.
-final class ValueObserver<Value: Sendable>: Sendable {
+final class ValueObserver<Value: Sendable>: Observer {
     private let database: Database
     private let prepare: @Sendable () throws -> Void
     private let fetch: @Sendable (Connection) throws -> Value
     private let rowFilter: RowFilter?
-    private let onValue: @Sendable (Value) -> Void
-    private let onError: @Sendable (any Error) -> Void
+    private let sink: ObservationSink<Value>
     private let state = Locked(State())
 
     private struct State {
@@ -74,15 +73,13 @@ final class ValueObserver<Value: Sendable>: Sendable {
         prepare: @escaping @Sendable () throws -> Void,
         fetch: @escaping @Sendable (Connection) throws -> Value,
         rowFilter: RowFilter? = nil,
-        onValue: @escaping @Sendable (Value) -> Void,
-        onError: @escaping @Sendable (any Error) -> Void
+        sink: ObservationSink<Value>
     ) {
         self.database = database
         self.prepare = prepare
         self.fetch = fetch
         self.rowFilter = rowFilter
-        self.onValue = onValue
-        self.onError = onError
+        self.sink = sink
     }
 
     /// Subscribes to commits, then fetches the first value; all off the caller's thread.
@@ -191,14 +188,14 @@ final class ValueObserver<Value: Sendable>: Sendable {
             return !state.isCancelled
         }
         guard delivers else { return false }
-        onValue(fetched.value)
+        sink.send(fetched.value)
         return true
     }
 
     private func fail(_ error: any Error) {
         let wasCancelled = state.withLock { $0.isCancelled }
         cancel()
-        if !wasCancelled { onError(error) }
+        if !wasCancelled { sink.fail(error) }
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import LiteRecord
 import LiteRecordTestSupport
 import Synchronization
 

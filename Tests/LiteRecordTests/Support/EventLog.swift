@@ -1,3 +1,4 @@
+import LiteRecord
 import LiteRecordTestSupport
 import Synchronization
 
