@@ -190,14 +190,18 @@ struct PostgresAsyncTests {
         let holder = Task(executorPreference: DedicatedThreadExecutor.promptTasks) {
             try await pg.transaction { tx in
                 try tx.execute(sql: "LOCK TABLE async_kettles IN ACCESS EXCLUSIVE MODE")
-                try tx.execute(sql: "SELECT pg_sleep(120)")
+                try tx.execute(sql: "SELECT pg_sleep(120) -- the kettle holder")
             }
         }
+        // The holder's sleep runs on the server, so that cancelling the holder below always
+        // interrupts a statement: on a loaded machine its thread could otherwise still be
+        // between its two statements, and the cancellation would then (rightly) stop it with
+        // CancellationError before the second one.
         try await waitUntil(
             pg,
             """
-            SELECT count(*) FROM pg_locks
-            WHERE relation = 'async_kettles'::regclass AND mode = 'AccessExclusiveLock' AND granted
+            SELECT count(*) FROM pg_stat_activity
+            WHERE state = 'active' AND query LIKE '%the kettle holder%' AND pid <> pg_backend_pid()
             """)
         let insert = Task(executorPreference: DedicatedThreadExecutor.promptTasks) {
             var kettle = Kettle(brand: "Never", litres: 1, watts: 1)
