@@ -30,19 +30,23 @@ package struct StoredClasses: OptionSet, Sendable, Hashable {
 package enum Affinity: Equatable, Sendable {
     case integer, text, blob, real, numeric
 
+    /// SQLite's rules 1 to 4, in the order it applies them: the first rule with a word the
+    /// declared type contains decides, and a type that contains none is `NUMERIC` (rule 5).
+    private static let rules: [(words: [String], affinity: Affinity)] = [
+        (["INT"], .integer),
+        (["CHAR", "CLOB", "TEXT"], .text),
+        (["BLOB"], .blob),
+        (["REAL", "FLOA", "DOUB"], .real),
+    ]
+
     package init(declaredType: String) {
         let type = declaredType.uppercased()
-        if type.contains("INT") {
-            self = .integer
-        } else if type.contains("CHAR") || type.contains("CLOB") || type.contains("TEXT") {
-            self = .text
-        } else if type.isEmpty || type.contains("BLOB") {
+        // Rule 3 also covers a column with no declared type, which contains no rule's word.
+        guard !type.isEmpty else {
             self = .blob
-        } else if type.contains("REAL") || type.contains("FLOA") || type.contains("DOUB") {
-            self = .real
-        } else {
-            self = .numeric
+            return
         }
+        self = Self.rules.first { rule in rule.words.contains { type.contains($0) } }?.affinity ?? .numeric
     }
 }
 

@@ -30,6 +30,12 @@ package enum SwiftNaming {
         "Decoder", "Encoder", "Optional", "Array", "Set", "Dictionary", "Error", "Never", "Void",
     ]
 
+    /// Letters that folding leaves outside ASCII, as they are usually written in ASCII.
+    static let spelledOutLetters: [Unicode.Scalar: String] = [
+        "ß": "ss", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "ø": "o", "Ø": "O", "đ": "d", "ð": "d",
+        "Đ": "D", "Ð": "D", "ł": "l", "Ł": "L", "þ": "th", "Þ": "Th",
+    ]
+
     /// Splits a name into ASCII alphanumeric words: diacritics dropped (`é` → `e`), a few
     /// letters spelled out (`ß` → `ss`), any other non-ASCII character as `U` and its hex code.
     static func words(_ name: String) -> [String] {
@@ -55,25 +61,11 @@ package enum SwiftNaming {
                 }
                 continue
             }
-            switch scalar {
-            case "ß": current += "ss"
-            case "æ": current += "ae"
-            case "Æ": current += "AE"
-            case "œ": current += "oe"
-            case "Œ": current += "OE"
-            case "ø": current += "o"
-            case "Ø": current += "O"
-            case "đ", "ð": current += "d"
-            case "Đ", "Ð": current += "D"
-            case "ł": current += "l"
-            case "Ł": current += "L"
-            case "þ": current += "th"
-            case "Þ": current += "Th"
-            default:
-                if scalar.properties.isWhitespace || scalar.properties.generalCategory == .nonspacingMark {
-                    flush()
-                    continue
-                }
+            if let spelling = spelledOutLetters[scalar] {
+                current += spelling
+            } else if scalar.properties.isWhitespace || scalar.properties.generalCategory == .nonspacingMark {
+                flush()
+            } else {
                 flush()
                 words.append("U" + String(scalar.value, radix: 16, uppercase: true))
             }
@@ -146,20 +138,6 @@ package enum SwiftNaming {
 
     /// A Swift string literal for `text`: quotes, backslashes and control characters escaped.
     package static func stringLiteral(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case "\0": result += "\\0"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                result += "\\u{" + String(scalar.value, radix: 16) + "}"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
+        StringLiteralSyntax.swift.literal(text)
     }
 }

@@ -48,6 +48,29 @@ import Testing
         }
     }
 
+    /// Letters that do not fold to ASCII are spelled out, each its own way.
+    @Test func spelledOutLettersInNames() {
+        #expect(SwiftNaming.typeName("æ ø œ Æ Ø Œ đ ð Đ Ð ł Ł þ Þ") == "AeOOeAEOOEDDDDLLThTh")
+        #expect(SwiftNaming.typeName("straße") == "Strasse")
+    }
+
+    /// SQLite's affinity rules, applied in their order (https://sqlite.org/datatype3.html
+    /// §3.1 and the examples of §3.1.1).
+    @Test(
+        arguments: [
+            ("INT", Affinity.integer), ("integer", .integer), ("UNSIGNED BIG INT", .integer),
+            ("INT8", .integer),
+            ("CHARINT", .integer), ("FLOATING POINT", .integer), ("CHARACTER(20)", .text),
+            ("varchar(255)", .text), ("NCHAR(55)", .text), ("CLOB", .text), ("TEXT", .text),
+            ("BLOBTEXT", .text),
+            ("BLOB", .blob), ("", .blob), ("REAL BLOB", .blob), ("REAL", .real), ("DOUBLE PRECISION", .real),
+            ("FLOAT", .real), ("NUMERIC", .numeric), ("DECIMAL(10,5)", .numeric), ("BOOLEAN", .numeric),
+            ("DATETIME", .numeric), ("STRING", .numeric), ("JSON", .numeric),
+        ] as [(String, Affinity)])
+    func affinityOfDeclaredTypes(declared: String, expected: Affinity) {
+        #expect(Affinity(declaredType: declared) == expected)
+    }
+
     @Test(
         arguments: [
             ("NUMERIC", StoredClasses([.integer, .real]), SwiftColumnType.double),
