@@ -37,23 +37,6 @@ protocol TestBackend {
         _ type: M.Type, where condition: ((Columns<M>) -> Condition)?, order: ((Columns<M>) -> Ordering)?,
         limit: Int?, offset: Int?
     ) throws -> Int
-    /// The aggregates of `TextRecord` columns over the rows a condition selects.
-    func aggregates(where condition: @escaping (Columns<TextRecord>) -> Condition) throws -> TextAggregates
-    /// One page of `TextRecord`s in an order, after a cursor.
-    func page(
-        order: @escaping (Columns<TextRecord>) -> Ordering, after cursor: TextRecord?, limit: Int
-    ) throws -> [TextRecord]
-}
-
-/// `sum`, `min`, `max` and `average` of TextRecord columns, as one backend computed them.
-struct TextAggregates: Equatable {
-    var levelSum: Int
-    var levelMin: Int?
-    var levelMax: Int?
-    var levelAverage: Double?
-    var nickMax: String?
-    var mathSum: Int
-    var mathAverage: Double?
 }
 
 extension TestBackend {
@@ -85,21 +68,6 @@ extension TestBackend {
         limit: Int?, offset: Int?
     ) throws -> Int {
         try selection(M.self, where: condition, order: order, limit: limit, offset: offset).deleteAll()
-    }
-
-    func aggregates(where condition: @escaping (Columns<TextRecord>) -> Condition) throws -> TextAggregates {
-        let query = parityQuery(TextRecord.self).where(condition)
-        return TextAggregates(
-            levelSum: try query.sum { $0.level }, levelMin: try query.min { $0.level },
-            levelMax: try query.max { $0.level }, levelAverage: try query.average { $0.level },
-            nickMax: try query.max { $0.nick }, mathSum: try query.sum { $0.scores["math"] },
-            mathAverage: try query.average { $0.scores["math"] })
-    }
-
-    func page(
-        order: @escaping (Columns<TextRecord>) -> Ordering, after cursor: TextRecord?, limit: Int
-    ) throws -> [TextRecord] {
-        try parityQuery(TextRecord.self).order(order).page(after: cursor, limit: limit).fetchAll()
     }
 
     /// The rows of `type` a query selects: its condition, order, limit and offset, each when given.
@@ -176,47 +144,7 @@ struct PostgresBackend: TestBackend {
     }
 }
 
-/// The PostgreSQL server the tests use: `LITERECORD_POSTGRES_URL` (`.ci/run` starts one with
-/// `Scripts/postgres-test-server`). Without it the PostgreSQL tests are skipped.
-enum PostgresTestServer {
-    static let url: String? = {
-        guard let url = ProcessInfo.processInfo.environment["LITERECORD_POSTGRES_URL"], !url.isEmpty else {
-            return nil
-        }
-        return url
-    }()
-
-    static var isAvailable: Bool { url != nil }
-
-    static let skipMessage: Comment =
-        "LITERECORD_POSTGRES_URL is not set: start a server with Scripts/postgres-test-server start"
-
-    /// A database in a schema of its own, so that tests running in parallel never share a table.
-    static func freshDatabase(configuration: PostgresConfiguration = PostgresConfiguration()) throws
-        -> PostgresDatabase
-    {
-        try freshDatabases(count: 1, configuration: configuration)[0]
-    }
-
-    /// Databases with pools of their own (as separate processes) on one fresh schema.
-    static func freshDatabases(count: Int, configuration: PostgresConfiguration = PostgresConfiguration())
-        throws -> [PostgresDatabase]
-    {
-        let url = try freshURL()
-        return try (0..<count).map { _ in try PostgresDatabase(url: url, configuration: configuration) }
-    }
-
-    /// The URL of a fresh schema of its own on the test server, for code that opens the database
-    /// itself.
-    static func freshURL() throws -> String {
-        guard let url else { throw DatabaseError(resultCode: .misuse, message: "no PostgreSQL server") }
-        let schema = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-        let setup = try PostgresDatabase(url: url)
-        try setup.execute(sql: SQL(verbatim: "CREATE SCHEMA \(schema)"))
-        let separator = url.contains("?") ? "&" : "?"
-        return url + separator + "options=-csearch_path%3D\(schema)"
-    }
-
+extension PostgresTestServer {
     static func backend() throws -> PostgresBackend {
         PostgresBackend(context: try freshDatabase())
     }
