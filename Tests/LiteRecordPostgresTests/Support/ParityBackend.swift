@@ -52,6 +52,18 @@ enum ParityBackend: String, Sendable, CaseIterable {
         return directory
     }
 
+    /// The names of the tables in the database (its schema, on PostgreSQL), from the catalog.
+    func tableNames(in db: some ModelContext) throws -> [String] {
+        let sql: SQL =
+            isSQLite
+            ? "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"
+            : """
+            SELECT table_name::text FROM information_schema.tables WHERE table_schema = current_schema()
+            ORDER BY table_name
+            """
+        return try db.fetchAll(String.self, sql: sql)
+    }
+
     /// The foreign keys of a table: its columns (joined by `,`) and `ON DELETE` action, in
     /// SQLite's spelling (`CASCADE`, `SET NULL`, `RESTRICT`, `NO ACTION`), sorted; read from
     /// the backend's catalog, as another tool would.
