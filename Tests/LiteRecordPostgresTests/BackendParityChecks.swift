@@ -2,8 +2,9 @@ import Foundation
 import LiteRecord
 import Testing
 
-// One source of checks for both backends: each function takes a `TestBackend` and is run by
-// `SQLiteParityTests` and `PostgresParityTests`. Where PostgreSQL differs (text cannot hold
+// One source of checks for every backend: each function takes the library's `ModelContext` (and
+// the `ParityBackend` it runs on, for messages) and is run by `SQLiteParityTests`,
+// `SQLiteFileParityTests` and `PostgresParityTests`. Where PostgreSQL differs (text cannot hold
 // NUL), the check says so and asserts each backend's own documented behaviour.
 
 enum ParityTeam: String, Codable, Sendable, CaseIterable { case red, blue }

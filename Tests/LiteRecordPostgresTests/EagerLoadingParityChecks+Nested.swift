@@ -248,7 +248,7 @@ extension EagerLoadingParityChecks {
         #expect(expected.contains { $0.contains { !$0.isEmpty } })
         #expect(expected.contains { $0.contains { $0.isEmpty } })
 
-        try junctionFilters(db, backend, data)
+        try junctionFilters(db, data)
         let error = #expect(throws: SchemaError.self) {
             try db.query(ChinookArtist.self).including(all: ChinookAlbum.self) {
                 $0.including(all: ChinookTrack.self) { $0.limit(1) }
@@ -261,9 +261,7 @@ extension EagerLoadingParityChecks {
 extension EagerLoadingParityChecks {
     /// Relation filters in the children closure of a `through:` load, at the first level and
     /// below a direct one, and on a to-one level below the junction.
-    private static func junctionFilters(
-        _ db: some ModelContext, _ backend: ParityBackend, _ data: ChinookData
-    ) throws {
+    private static func junctionFilters(_ db: some ModelContext, _ data: ChinookData) throws {
         func tracks(of playlist: ChinookPlaylist) -> [ChinookTrack] {
             data.tracks.filter { track in
                 data.pairs.contains { $0.playlistId == playlist.playlistId && $0.trackId == track.trackId }
