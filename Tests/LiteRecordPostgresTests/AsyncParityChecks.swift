@@ -1,107 +1,147 @@
 import Foundation
 import LiteRecord
+import LiteRecordTestSupport
 import Testing
 
-// The async API on both backends (Support/AsyncTestBackend.swift): the same awaited calls give
+// The async API of `ModelDatabase` on every backend: the same awaited calls give
 // the same models, keys, counts, aggregates and errors on SQLite and on PostgreSQL. Every
 // write is read back with a second query, in raw SQL.
 
+/// The model the async parity checks store.
+struct AsyncKettle: Model, Equatable {
+    var id: Int64?
+    var brand: String
+    var litres: Double
+    var watts: Int
+    static let schema = Schema<AsyncKettle>(table: "async_parity_kettles", unique: [\.brand])
+}
+
+/// What the async query operations returned, on one backend.
+struct KettleSummary: Equatable {
+    var first: String?
+    var exists: Bool
+    var wattsSum: Int
+    var litresMin: Double?
+    var brandMax: String?
+    var wattsAverage: Double?
+}
+
 enum AsyncParityChecks {
-    static func modelsAndQueries(_ backend: some AsyncTestBackend) async throws {
-        try await backend.migrate(AsyncKettle.self)
-        let empty = try await backend.integers("SELECT count(*) FROM async_parity_kettles")
+    /// `first`, `exists` and the aggregates of the kettles drawing more than `watts`.
+    static func kettleSummary(_ db: some ModelDatabase, above watts: Int) async throws -> KettleSummary {
+        let query = db.query(AsyncKettle.self).where { $0.watts > watts }
+        return KettleSummary(
+            first: try await query.order { $0.watts.descending }.first()?.brand,
+            exists: try await query.exists(), wattsSum: try await query.sum { $0.watts },
+            litresMin: try await query.min { $0.litres }, brandMax: try await query.max { $0.brand },
+            wattsAverage: try await query.average { $0.watts })
+    }
+
+    static func modelsAndQueries(_ db: some ModelDatabase, _ backend: ParityBackend) async throws {
+        try await db.migrate(AsyncKettle.self)
+        let empty = try await db.fetchAll(Int64.self, sql: "SELECT count(*) FROM async_parity_kettles")
         #expect(empty == [0], "\(backend.name)")
 
         var steel = AsyncKettle(id: nil, brand: "Steel", litres: 1.7, watts: 2200)
-        try await backend.insert(&steel)
+        try await db.insert(&steel)
         let steelID = try #require(steel.id)
-        var batch = try await backend.insert(contentsOf: [
+        var batch = try await db.insert(contentsOf: [
             AsyncKettle(id: nil, brand: "Glass", litres: 1.5, watts: 2000),
             AsyncKettle(id: nil, brand: "Travel", litres: 0.5, watts: 500),
         ])
         let chosen = AsyncKettle(id: 10, brand: "Chosen", litres: 1.0, watts: 1000)
-        try await backend.insert(chosen)
+        try await db.insert(chosen)
         var copper = AsyncKettle(id: nil, brand: "Copper", litres: 1.2, watts: 1600)
-        try await backend.save(&copper)  // an insert: the next key after the one chosen
+        try await db.save(&copper)  // an insert: the next key after the one chosen
         #expect(copper.id == 11, "\(backend.name)")
-        let ids = try await backend.integers("SELECT id FROM async_parity_kettles ORDER BY id")
+        let ids = try await db.fetchAll(Int64.self, sql: "SELECT id FROM async_parity_kettles ORDER BY id")
         #expect(ids == [steelID] + batch.compactMap(\.id) + [10, 11], "\(backend.name)")
 
         steel.watts = 3000
-        try await backend.update(steel)
+        try await db.update(steel)
         batch[0].litres = 1.8
-        try await backend.save(&batch[0])  // an update: the row has the key
-        let watts = try await backend.integers("SELECT watts FROM async_parity_kettles ORDER BY id")
+        try await db.save(&batch[0])  // an update: the row has the key
+        let watts = try await db.fetchAll(
+            Int64.self, sql: "SELECT watts FROM async_parity_kettles ORDER BY id")
         #expect(watts == [3000, 2000, 500, 1000, 1600], "\(backend.name)")
-        let litres = try await backend.integers(
-            "SELECT count(*) FROM async_parity_kettles WHERE litres = \(1.8) AND brand = 'Glass'")
+        let litres = try await db.fetchAll(
+            Int64.self,
+            sql:
+                "SELECT count(*) FROM async_parity_kettles WHERE litres = \(1.8) AND brand = 'Glass'")
         #expect(litres == [1], "\(backend.name)")
 
-        let found = try await backend.find(AsyncKettle.self, id: 11)
-        let missing = try await backend.find(AsyncKettle.self, id: 999)
+        let found = try await db.find(AsyncKettle.self, id: 11)
+        let missing = try await db.find(AsyncKettle.self, id: 999)
         #expect(found == copper && missing == nil, "\(backend.name)")
-        let exists = try await backend.exists(AsyncKettle.self, id: steelID)
-        let existsNot = try await backend.exists(AsyncKettle.self, id: 999)
+        let exists = try await db.exists(AsyncKettle.self, id: steelID)
+        let existsNot = try await db.exists(AsyncKettle.self, id: 999)
         #expect(exists && !existsNot, "\(backend.name)")
-        let all = try await backend.fetchAll(AsyncKettle.self)
+        let all = try await db.fetchAll(AsyncKettle.self)
         #expect(all == [steel, batch[0], batch[1], chosen, copper], "\(backend.name)")
-        let count = try await backend.count(AsyncKettle.self)
+        let count = try await db.count(AsyncKettle.self)
         #expect(count == 5, "\(backend.name)")
 
         // The same errors, and nothing written by them.
         await #expect("\(backend.name)") {
-            try await backend.insert(AsyncKettle(id: nil, brand: "Steel", litres: 2, watts: 1))
+            try await db.insert(AsyncKettle(id: nil, brand: "Steel", litres: 2, watts: 1))
         } throws: { error in
             (error as? DatabaseError)?.resultCode == .constraintUnique
         }
         await #expect("\(backend.name)") {
-            try await backend.update(AsyncKettle(id: 999, brand: "Ghost", litres: 1, watts: 1))
+            try await db.update(AsyncKettle(id: 999, brand: "Ghost", litres: 1, watts: 1))
         } throws: { error in
             (error as? PersistenceError)?.isRowNotFound == true
         }
-        let stillFive = try await backend.count(AsyncKettle.self)
+        let stillFive = try await db.count(AsyncKettle.self)
         #expect(stillFive == 5, "\(backend.name)")
 
-        let strong = try await backend.kettleSummary(above: 1500)
+        let strong = try await kettleSummary(db, above: 1500)
         #expect(
             strong
                 == KettleSummary(
                     first: "Steel", exists: true, wattsSum: 6600, litresMin: 1.2, brandMax: "Steel",
                     wattsAverage: 2200),
             "\(backend.name)")
-        let none = try await backend.kettleSummary(above: 9000)
+        let none = try await kettleSummary(db, above: 9000)
         #expect(
             none
                 == KettleSummary(
                     first: nil, exists: false, wattsSum: 0, litresMin: nil, brandMax: nil, wattsAverage: nil),
             "\(backend.name)")
 
-        let boosted = try await backend.boostKettles(above: 1500, by: 5)
+        let boosted = try await db.query(AsyncKettle.self).where { $0.watts > 1500 }
+            .updateAll { [$0.watts.set(to: $0.watts + 5)] }
         #expect(boosted == 3, "\(backend.name)")
-        let boostedWatts = try await backend.integers("SELECT watts FROM async_parity_kettles ORDER BY id")
+        let boostedWatts = try await db.fetchAll(
+            Int64.self, sql: "SELECT watts FROM async_parity_kettles ORDER BY id")
         #expect(boostedWatts == [3005, 2005, 500, 1000, 1605], "\(backend.name)")
-        let removed = try await backend.deleteKettles(holdingAtLeast: 1.7)
+        let removed = try await db.query(AsyncKettle.self).where { $0.litres >= 1.7 }.deleteAll()
         #expect(removed == 2, "\(backend.name)")
 
-        let deleted = try await backend.delete(batch[1])
-        let deletedByID = try await backend.delete(AsyncKettle.self, id: 10)
-        let deletedAgain = try await backend.delete(AsyncKettle.self, id: 10)
+        let deleted = try await db.delete(batch[1])
+        let deletedByID = try await db.delete(AsyncKettle.self, id: 10)
+        let deletedAgain = try await db.delete(AsyncKettle.self, id: 10)
         #expect(deleted && deletedByID && !deletedAgain, "\(backend.name)")
-        let left = try await backend.integers("SELECT id FROM async_parity_kettles ORDER BY id")
+        let left = try await db.fetchAll(Int64.self, sql: "SELECT id FROM async_parity_kettles ORDER BY id")
         #expect(left == [11], "\(backend.name)")
     }
 }
 
-@Suite struct SQLiteAsyncParityTests {
+@Suite(.offCooperativePool) struct SQLiteAsyncParityTests {
     @Test func modelsAndQueries() async throws {
-        try await AsyncParityChecks.modelsAndQueries(SQLiteAsyncBackend(database: Database(.temporary)))
+        try await ParityBackend.sqliteMemory.runAsync { try await AsyncParityChecks.modelsAndQueries($0, $1) }
     }
 }
 
-@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage))
+@Suite(.offCooperativePool) struct SQLiteFileAsyncParityTests {
+    @Test func modelsAndQueries() async throws {
+        try await ParityBackend.sqliteFile.runAsync { try await AsyncParityChecks.modelsAndQueries($0, $1) }
+    }
+}
+
+@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage), .offCooperativePool)
 struct PostgresAsyncParityTests {
     @Test func modelsAndQueries() async throws {
-        try await AsyncParityChecks.modelsAndQueries(
-            PostgresAsyncBackend(database: PostgresTestServer.freshDatabase()))
+        try await ParityBackend.postgres.runAsync { try await AsyncParityChecks.modelsAndQueries($0, $1) }
     }
 }

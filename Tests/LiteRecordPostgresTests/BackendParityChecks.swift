@@ -2,8 +2,9 @@ import Foundation
 import LiteRecord
 import Testing
 
-// One source of checks for both backends: each function takes a `TestBackend` and is run by
-// `SQLiteParityTests` and `PostgresParityTests`. Where PostgreSQL differs (text cannot hold
+// One source of checks for every backend: each function takes the library's `ModelContext` (and
+// the `ParityBackend` it runs on, for messages) and is run by `SQLiteParityTests`,
+// `SQLiteFileParityTests` and `PostgresParityTests`. Where PostgreSQL differs (text cannot hold
 // NUL), the check says so and asserts each backend's own documented behaviour.
 
 enum ParityTeam: String, Codable, Sendable, CaseIterable { case red, blue }
@@ -87,7 +88,7 @@ struct Abandon: Error {}
 enum ParityChecks {
     /// Every kind of value survives insert → find and a query, exactly (a `Date()` included);
     /// update, save (as insert and as update) and delete behave alike.
-    static func modelRoundTrip(_ backend: some TestBackend) throws {
+    static func modelRoundTrip(_ db: some ModelContext, _ backend: ParityBackend) throws {
         var generator = SplitMix64(state: 7)
         var records: [ParityRecord] = []
         for index in 0..<20 {
@@ -95,41 +96,41 @@ enum ParityChecks {
             if index == 0 { record.joinedAt = Date() }  // full precision, as Date() gives it
             if index == 1 { (record.big, record.ratio) = (Int64.max, .greatestFiniteMagnitude) }
             if index == 2 { (record.big, record.ratio) = (Int64.min, -0.000_000_123_456_789) }
-            try backend.insert(&record)
+            try db.insert(&record)
             #expect(record.id != nil)
             records.append(record)
         }
         #expect(Set(records.compactMap(\.id)).count == records.count)
         for record in records {
-            let found = try backend.find(ParityRecord.self, id: #require(record.id))
+            let found = try db.find(ParityRecord.self, id: #require(record.id))
             #expect(found == record, "\(backend.name)")
         }
-        let all = try backend.fetchAll(ParityRecord.self, where: nil, order: { $0.id.ascending }, limit: nil)
+        let all = try db.query(ParityRecord.self).order { $0.id.ascending }.fetchAll()
         #expect(all == records)
 
         var changed = records[3]
         changed.score += 1000
         changed.nickname = nil
         changed.tags = ["it's", "\"quoted\""]
-        try backend.update(changed)
-        #expect(try backend.find(ParityRecord.self, id: #require(changed.id)) == changed)
+        try db.update(changed)
+        #expect(try db.find(ParityRecord.self, id: #require(changed.id)) == changed)
 
         var saved = ParityRecord.random(99, using: &generator)
-        try backend.save(&saved)  // nil key: an insert that sets the key
+        try db.save(&saved)  // nil key: an insert that sets the key
         #expect(saved.id != nil)
         saved.score = 4242
-        try backend.save(&saved)  // an update by key
-        #expect(try backend.find(ParityRecord.self, id: #require(saved.id))?.score == 4242)
-        #expect(try backend.integer("SELECT count(*) FROM parity_records") == 21)
+        try db.save(&saved)  // an update by key
+        #expect(try db.find(ParityRecord.self, id: #require(saved.id))?.score == 4242)
+        #expect(try db.fetchOne(Int64.self, sql: "SELECT count(*) FROM parity_records") == 21)
 
-        #expect(try backend.delete(saved))
-        #expect(try !backend.delete(saved))
-        #expect(try backend.find(ParityRecord.self, id: #require(saved.id)) == nil)
+        #expect(try db.delete(saved))
+        #expect(try !db.delete(saved))
+        #expect(try db.find(ParityRecord.self, id: #require(saved.id)) == nil)
 
         var missing = records[4]
         missing.id = 987_654
         #expect {
-            try backend.update(missing)
+            try db.update(missing)
         } throws: { error in
             (error as? PersistenceError)?.isRowNotFound == true
         }
@@ -137,16 +138,16 @@ enum ParityChecks {
         // A key chosen by the caller, then a generated one: no collision.
         var chosen = ParityRecord.random(500, using: &generator)
         chosen.id = 10_000
-        try backend.insert(&chosen)
+        try db.insert(&chosen)
         var next = ParityRecord.random(501, using: &generator)
-        try backend.insert(&next)
+        try db.insert(&next)
         #expect(try #require(next.id) > 10_000)
     }
 
     /// Quotes, comment and statement syntax, keywords, emoji, a large text and blob: stored and
     /// read back unchanged, never executed. NUL: SQLite stores it in text; PostgreSQL text cannot
     /// hold it, so the write fails with `.mismatch` and nothing is written.
-    static func hostileInput(_ backend: some TestBackend) throws {
+    static func hostileInput(_ db: some ModelContext, _ backend: ParityBackend) throws {
         var generator = SplitMix64(state: 11)
         let hostile = [
             "O'Brien", "\"; DROP TABLE parity_records; --", "'); DELETE FROM parity_records; --", "?", "$1",
@@ -161,36 +162,38 @@ enum ParityChecks {
             record.tags = [text, "?"]
             record.payload =
                 Data([0, 39, 34, 63, 0, 255]) + Data(repeating: 0, count: index == 0 ? 2_000_000 : 3)
-            try backend.insert(&record)
-            let found = try backend.find(ParityRecord.self, id: #require(record.id))
+            try db.insert(&record)
+            let found = try db.find(ParityRecord.self, id: #require(record.id))
             #expect(found == record, "\(backend.name): \(text.prefix(40))")
-            let byName = try backend.fetchAll(
-                ParityRecord.self, where: { $0.nickname == text }, order: nil, limit: nil)
+            let byName = try db.query(ParityRecord.self).where { $0.nickname == text }.fetchAll()
             #expect(byName.map(\.id) == [record.id])
         }
-        #expect(try backend.integer("SELECT count(*) FROM parity_records") == Int64(hostile.count))
+        #expect(
+            try db.fetchOne(Int64.self, sql: "SELECT count(*) FROM parity_records") == Int64(hostile.count))
 
         var withNUL = ParityRecord.random(100, using: &generator)
         withNUL.name = "nul\u{0}inside"
-        if backend is SQLiteBackend {
-            try backend.insert(&withNUL)
-            #expect(try backend.find(ParityRecord.self, id: #require(withNUL.id))?.name == "nul\u{0}inside")
+        if backend.isSQLite {
+            try db.insert(&withNUL)
+            #expect(try db.find(ParityRecord.self, id: #require(withNUL.id))?.name == "nul\u{0}inside")
         } else {
             #expect {
-                try backend.insert(&withNUL)
+                try db.insert(&withNUL)
             } throws: { error in
                 let error = error as? DatabaseError
                 return error?.resultCode == .mismatch && error?.message.contains("NUL") == true
             }
             #expect(withNUL.id == nil)
-            #expect(try backend.integer("SELECT count(*) FROM parity_records") == Int64(hostile.count))
+            #expect(
+                try db.fetchOne(Int64.self, sql: "SELECT count(*) FROM parity_records")
+                    == Int64(hostile.count))
         }
     }
 
     /// A NaN bound as a raw SQL parameter is refused before anything runs, on both backends
     /// (SQLite stored NULL for it, PostgreSQL NaN), as a `Double` NaN in a model already is.
-    static func nanParameterIsRefused(_ backend: some TestBackend) throws {
-        try backend.execute("CREATE TABLE nan_values (x DOUBLE PRECISION)")
+    static func nanParameterIsRefused(_ db: some ModelContext, _ backend: ParityBackend) throws {
+        try db.execute(sql: "CREATE TABLE nan_values (x DOUBLE PRECISION)")
         let nan = DatabaseValue.real(.nan)
         let forms: [SQL] = [
             SQL("INSERT INTO nan_values (x) VALUES (?)", arguments: [nan]),
@@ -199,59 +202,60 @@ enum ParityChecks {
                 "INSERT INTO nan_values (x) VALUES (1.5); INSERT INTO nan_values (x) VALUES (?)",
                 arguments: [nan]),
         ]
-        for sql in forms where backend is SQLiteBackend || !sql.text.contains(";") {
+        for sql in forms where backend.isSQLite || !sql.text.contains(";") {
             let error = try #require(throws: ValueConversionError.self, "\(backend.name): \(sql.text)") {
-                try backend.execute(sql)
+                try db.execute(sql: sql)
             }
             #expect(error.description.contains("parameter 1 is NaN"))
         }
         // Nothing was written, not even the script's first statement.
-        #expect(try backend.integer("SELECT count(*) FROM nan_values") == 0)
-        try backend.execute("INSERT INTO nan_values (x) VALUES (\(2.5))")
-        #expect(try backend.integer("SELECT count(*) FROM nan_values") == 1)
+        #expect(try db.fetchOne(Int64.self, sql: "SELECT count(*) FROM nan_values") == 0)
+        try db.execute(sql: "INSERT INTO nan_values (x) VALUES (\(2.5))")
+        #expect(try db.fetchOne(Int64.self, sql: "SELECT count(*) FROM nan_values") == 1)
     }
 
     /// Constraint violations throw a `DatabaseError` of the same kind on both backends.
-    static func constraintErrors(_ backend: some TestBackend) throws {
+    static func constraintErrors(_ db: some ModelContext, _ backend: ParityBackend) throws {
         var generator = SplitMix64(state: 3)
         var first = ParityRecord.random(1, using: &generator)
-        try backend.insert(&first)
+        try db.insert(&first)
         var duplicate = ParityRecord.random(2, using: &generator)
         duplicate.name = first.name
-        expectError(.constraintUnique) { try backend.insert(&duplicate) }
+        expectError(.constraintUnique) { try db.insert(&duplicate) }
         #expect(duplicate.id == nil)
 
-        try backend.execute("CREATE TABLE parents (id INTEGER PRIMARY KEY)")
-        try backend.execute(
-            """
-            CREATE TABLE children (id INTEGER PRIMARY KEY, parent_id INTEGER REFERENCES parents(id),
-                n INTEGER NOT NULL CHECK (n > 0))
-            """)
-        try backend.execute("INSERT INTO parents (id) VALUES (\(1))")
-        try backend.execute("INSERT INTO children (id, parent_id, n) VALUES (\(1), \(1), \(5))")
+        try db.execute(sql: "CREATE TABLE parents (id INTEGER PRIMARY KEY)")
+        try db.execute(
+            sql:
+                """
+                CREATE TABLE children (id INTEGER PRIMARY KEY, parent_id INTEGER REFERENCES parents(id),
+                    n INTEGER NOT NULL CHECK (n > 0))
+                """)
+        try db.execute(sql: "INSERT INTO parents (id) VALUES (\(1))")
+        try db.execute(sql: "INSERT INTO children (id, parent_id, n) VALUES (\(1), \(1), \(5))")
         expectError(.constraintForeignKey) {
-            try backend.execute("INSERT INTO children (id, parent_id, n) VALUES (\(2), \(99), \(5))")
+            try db.execute(sql: "INSERT INTO children (id, parent_id, n) VALUES (\(2), \(99), \(5))")
         }
         expectError(.constraintNotNull) {
-            try backend.execute("INSERT INTO children (id, parent_id, n) VALUES (\(3), \(1), \(nil as Int?))")
+            try db.execute(sql: "INSERT INTO children (id, parent_id, n) VALUES (\(3), \(1), \(nil as Int?))")
         }
         expectError(.constraintCheck) {
-            try backend.execute("INSERT INTO children (id, parent_id, n) VALUES (\(4), \(1), \(-1))")
+            try db.execute(sql: "INSERT INTO children (id, parent_id, n) VALUES (\(4), \(1), \(-1))")
         }
         expectError(.constraintPrimaryKey) {
-            try backend.execute("INSERT INTO children (id, parent_id, n) VALUES (\(1), \(1), \(5))")
+            try db.execute(sql: "INSERT INTO children (id, parent_id, n) VALUES (\(1), \(1), \(5))")
         }
-        #expect(try backend.integer("SELECT count(*) FROM children") == 1)
+        #expect(try db.fetchOne(Int64.self, sql: "SELECT count(*) FROM children") == 1)
     }
 
     /// A transaction that throws leaves the database as before; one that returns commits;
     /// a nested transaction (savepoint) that throws undoes only its own work.
-    static func transactions(_ backend: some TestBackend) throws {
+    static func transactions(_ db: some ModelContext, _ backend: ParityBackend) throws {
         var generator = SplitMix64(state: 5)
         var kept = ParityRecord.random(1, using: &generator)
-        try backend.insert(&kept)
+        try db.insert(&kept)
         #expect(throws: Abandon.self) {
-            try backend.transaction { tx in
+            try db.transaction { tx in
                 var record = ParityRecord.random(2, using: &generator)
                 try tx.insert(&record)
                 var changed = kept
@@ -260,10 +264,10 @@ enum ParityChecks {
                 throw Abandon()
             }
         }
-        #expect(try backend.find(ParityRecord.self, id: #require(kept.id)) == kept)
-        #expect(try backend.integer("SELECT count(*) FROM parity_records") == 1)
+        #expect(try db.find(ParityRecord.self, id: #require(kept.id)) == kept)
+        #expect(try db.fetchOne(Int64.self, sql: "SELECT count(*) FROM parity_records") == 1)
 
-        try backend.transaction { tx in
+        try db.transaction { tx in
             var outer = ParityRecord.random(3, using: &generator)
             try tx.insert(&outer)
             try? tx.transaction { inner in
@@ -272,11 +276,11 @@ enum ParityChecks {
                 throw Abandon()
             }
         }
-        #expect(try backend.integer("SELECT count(*) FROM parity_records") == 2)
+        #expect(try db.fetchOne(Int64.self, sql: "SELECT count(*) FROM parity_records") == 2)
     }
 
     /// Many threads inserting and reading at once: every row lands once, with its own key.
-    static func concurrency(_ backend: some TestBackend & Sendable) throws {
+    static func concurrency(_ db: some ModelDatabase, _ backend: ParityBackend) throws {
         let count = 48
         let failures = FailureList()
         DispatchQueue.concurrentPerform(iterations: count) { index in
@@ -284,16 +288,17 @@ enum ParityChecks {
                 var generator = SplitMix64(state: UInt64(index))
                 var record = ParityRecord.random(index, using: &generator)
                 record.name = "concurrent \(index)"
-                try backend.insert(&record)
-                let found = try backend.find(ParityRecord.self, id: #require(record.id))
+                try db.insert(&record)
+                let found = try db.find(ParityRecord.self, id: #require(record.id))
                 if found != record { failures.append("row \(index) read back differently") }
             } catch {
                 failures.append("\(index): \(error)")
             }
         }
         #expect(failures.all.isEmpty)
-        #expect(try backend.integer("SELECT count(*) FROM parity_records") == Int64(count))
-        #expect(try backend.integer("SELECT count(DISTINCT id) FROM parity_records") == Int64(count))
+        #expect(try db.fetchOne(Int64.self, sql: "SELECT count(*) FROM parity_records") == Int64(count))
+        #expect(
+            try db.fetchOne(Int64.self, sql: "SELECT count(DISTINCT id) FROM parity_records") == Int64(count))
     }
 }
 
@@ -307,9 +312,6 @@ func expectError(
         (error as? DatabaseError)?.resultCode == code
     }
 }
-
-extension SQLiteBackend: @unchecked Sendable {}  // built on a `Database`, which is Sendable
-extension PostgresBackend: @unchecked Sendable {}  // built on a `PostgresDatabase`, likewise
 
 /// Messages collected from several threads.
 final class FailureList: @unchecked Sendable {

@@ -22,13 +22,13 @@ struct CollationBook: Model, Equatable {
 }
 
 enum CollationEagerLoadingChecks {
-    static func orderings(_ backend: any RelationTestBackend) throws {
+    static func orderings(_ db: some ModelContext, _ backend: ParityBackend) throws {
         let words = CollationParityChecks.words
         var shelves: [CollationShelf] = []
         for (index, word) in words.enumerated() {
             var shelf = CollationShelf(
                 id: nil, name: word, info: CollationNick(nick: words[(index + 2) % words.count], aliases: []))
-            try backend.insert(&shelf)
+            try db.insert(&shelf)
             shelves.append(shelf)
         }
         var books: [CollationBook] = []
@@ -37,14 +37,13 @@ enum CollationEagerLoadingChecks {
                 var book = CollationBook(
                     id: nil, shelfID: shelf.id ?? 0, title: word,
                     info: CollationNick(nick: words[(offset + index) % words.count], aliases: []))
-                try backend.insert(&book)
+                try db.insert(&book)
                 books.append(book)
             }
         }
-        let loaded = try backend.fetchAll(
-            RootShape<CollationShelf>(order: { $0.info.nick.descending }, limit: 5),
-            includingAll: CollationBook.self, via: nil
-        ) { $0.order { $0.info.nick.ascending } }
+        let loaded = try db.query(CollationShelf.self).order { $0.info.nick.descending }.limit(5).including(
+            all: CollationBook.self
+        ) { $0.order { $0.info.nick.ascending } }.fetchAll()
         let expectedShelves = Array(shelves.sorted { $0.info.nick > $1.info.nick }.prefix(5))
         #expect(loaded.map(\.0.id) == expectedShelves.map(\.id), "\(backend.name): roots by info.nick")
         for (shelf, children) in loaded {
@@ -53,10 +52,9 @@ enum CollationEagerLoadingChecks {
                 children.map(\.id) == expected.map(\.id),
                 "\(backend.name): books of \(shelf.name.debugDescription)")
         }
-        let byTitle = try backend.fetchAll(
-            RootShape<CollationShelf>(order: { $0.name.ascending }), includingAll: CollationBook.self,
-            via: nil
-        ) { $0.order { $0.title.descending } }
+        let byTitle = try db.query(CollationShelf.self).order { $0.name.ascending }.including(
+            all: CollationBook.self
+        ) { $0.order { $0.title.descending } }.fetchAll()
         #expect(byTitle.map(\.0.name) == words.sorted(), "\(backend.name): roots by name")
         for (shelf, children) in byTitle {
             let expected = books.filter { $0.shelfID == shelf.id }.map(\.title).sorted(by: >)

@@ -78,18 +78,18 @@ enum CollationParityChecks {
         }
     }
 
-    private static func filled(_ backend: any TestBackend) throws -> [CollationWord] {
+    private static func filled(_ db: some ModelContext) throws -> [CollationWord] {
         var stored: [CollationWord] = []
         for var row in rows() {
-            try backend.insert(&row)
+            try db.insert(&row)
             stored.append(row)
         }
         return stored
     }
 
     /// `<`, `<=`, `>`, `>=`, `==`, `!=` with every word, on every kind of text expression.
-    static func comparisons(_ backend: any TestBackend) throws {
-        let rows = try filled(backend)
+    static func comparisons(_ db: some ModelContext, _ backend: ParityBackend) throws {
+        let rows = try filled(db)
         for probe in words {
             for op in operators {
                 let cases: [(String, (Columns<CollationWord>) -> Condition, (CollationWord) -> Bool)] = [
@@ -114,8 +114,7 @@ enum CollationParityChecks {
                     ),
                 ]
                 for (label, condition, swift) in cases {
-                    let found = try backend.fetchAll(
-                        CollationWord.self, where: condition, order: nil, limit: nil)
+                    let found = try db.query(CollationWord.self).where(condition).fetchAll()
                     #expect(
                         Set(found.compactMap(\.id)) == Set(rows.filter(swift).compactMap(\.id)),
                         "\(backend.name): \(label) \(op.name) \(probe.debugDescription)")
@@ -124,14 +123,13 @@ enum CollationParityChecks {
         }
         // Ranges compare with `>=` and `<=` / `<`.
         for (low, high) in [("A", "a"), ("Z", "b"), ("_z", "é"), ("", "a b")] {
-            let found = try backend.fetchAll(
-                CollationWord.self, where: { (low...high).contains($0.info.nick) }, order: nil, limit: nil)
+            let found = try db.query(CollationWord.self).where { (low...high).contains($0.info.nick) }
+                .fetchAll()
             #expect(
                 Set(found.compactMap(\.id))
                     == Set(rows.filter { (low...high).contains($0.info.nick) }.compactMap(\.id)),
                 "\(backend.name): \(low.debugDescription)...\(high.debugDescription) contains info.nick")
-            let half = try backend.fetchAll(
-                CollationWord.self, where: { (low..<high).contains($0.word) }, order: nil, limit: nil)
+            let half = try db.query(CollationWord.self).where { (low..<high).contains($0.word) }.fetchAll()
             #expect(
                 Set(half.compactMap(\.id))
                     == Set(rows.filter { (low..<high).contains($0.word) }.compactMap(\.id)),
@@ -140,8 +138,8 @@ enum CollationParityChecks {
     }
 
     /// Sorting by every kind of text expression, ascending and descending, and the aggregates.
-    static func orderings(_ backend: any TestBackend) throws {
-        let rows = try filled(backend)
+    static func orderings(_ db: some ModelContext, _ backend: ParityBackend) throws {
+        let rows = try filled(db)
         func ids(_ sorted: [CollationWord]) -> [Int64] { sorted.compactMap(\.id) }
         let cases: [(String, (Columns<CollationWord>) -> Ordering, [CollationWord])] = [
             ("word ascending", { $0.word.ascending }, rows.sorted { $0.word < $1.word }),
@@ -184,11 +182,11 @@ enum CollationParityChecks {
             ),
         ]
         for (label, ordering, expected) in cases {
-            let found = try backend.fetchAll(CollationWord.self, where: nil, order: ordering, limit: nil)
+            let found = try db.query(CollationWord.self).order(ordering).fetchAll()
             #expect(ids(found) == ids(expected), "\(backend.name): \(label)")
         }
 
-        let query = backend.parityQuery(CollationWord.self)
+        let query = db.query(CollationWord.self)
         #expect(try query.min { $0.word } == rows.map(\.word).min(), "\(backend.name): min word")
         #expect(try query.max { $0.word } == rows.map(\.word).max(), "\(backend.name): max word")
         #expect(try query.min { $0.info.nick } == rows.map(\.info.nick).min(), "\(backend.name): min nick")
@@ -215,7 +213,7 @@ enum CollationParityChecks {
 
         // A projection of a JSON member, sorted by it.
         let nicks = try query.order { $0.info.nick.descending }
-            .paritySelect(CollationNickRow.self) { [$0.info.nick.as("nick")] }.fetchAll()
+            .select(CollationNickRow.self) { [$0.info.nick.as("nick")] }.fetchAll()
         #expect(
             nicks.map(\.nick) == rows.map(\.info.nick).sorted(by: >), "\(backend.name): nicks, descending")
 
@@ -223,7 +221,7 @@ enum CollationParityChecks {
         var walked: [CollationWord] = []
         var cursor: CollationWord?
         repeat {
-            let page = try backend.parityQuery(CollationWord.self).order { $0.word.descending }
+            let page = try db.query(CollationWord.self).order { $0.word.descending }
                 .page(after: cursor, limit: 3).fetchAll()
             walked += page
             cursor = page.count == 3 ? page.last : nil
@@ -233,35 +231,35 @@ enum CollationParityChecks {
 
     /// A text column created without a collation (by hand, in SQL) still compares and sorts by
     /// bytes in the queries LiteRecord builds, whatever the database's collation.
-    static func handMadeColumn(_ backend: any TestBackend) throws {
-        if backend.name == "SQLite" {
-            try backend.execute(
-                "CREATE TABLE collation_parity_hand_made (id INTEGER PRIMARY KEY, word TEXT NOT NULL)")
+    static func handMadeColumn(_ db: some ModelContext, _ backend: ParityBackend) throws {
+        if backend.isSQLite {
+            try db.execute(
+                sql:
+                    "CREATE TABLE collation_parity_hand_made (id INTEGER PRIMARY KEY, word TEXT NOT NULL)")
         } else {
-            try backend.execute(
-                """
-                CREATE TABLE collation_parity_hand_made (
-                    id bigint GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY, word text NOT NULL)
-                """)
+            try db.execute(
+                sql:
+                    """
+                    CREATE TABLE collation_parity_hand_made (
+                        id bigint GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY, word text NOT NULL)
+                    """)
         }
         var rows: [HandMadeWord] = []
         for word in words {
             var row = HandMadeWord(id: nil, word: word)
-            try backend.insert(&row)
+            try db.insert(&row)
             rows.append(row)
         }
-        let sorted = try backend.fetchAll(
-            HandMadeWord.self, where: nil, order: { $0.word.ascending }, limit: nil)
+        let sorted = try db.query(HandMadeWord.self).order { $0.word.ascending }.fetchAll()
         #expect(sorted.map(\.word) == words.sorted(), "\(backend.name): hand-made column, ascending")
         for probe in words {
-            let found = try backend.fetchAll(
-                HandMadeWord.self, where: { $0.word > probe }, order: nil, limit: nil)
+            let found = try db.query(HandMadeWord.self).where { $0.word > probe }.fetchAll()
             #expect(
                 Set(found.map(\.word)) == Set(words.filter { $0 > probe }),
                 "\(backend.name): hand-made column > \(probe.debugDescription)")
         }
         #expect(
-            try backend.parityQuery(HandMadeWord.self).max { $0.word } == words.max(),
+            try db.query(HandMadeWord.self).max { $0.word } == words.max(),
             "\(backend.name): hand-made column, max")
     }
 }

@@ -1,30 +1,44 @@
 import Foundation
 import LiteRecord
 import LiteRecordPostgres
+import LiteRecordTestSupport
 import Testing
 
 // Text order (CollationParityChecks.swift) and first-row limits (FirstRowParityChecks.swift) on
-// each backend. `.ci/run` runs the PostgreSQL suites on a C-locale and on an ICU en-US database.
+// each backend (in-memory SQLite, a SQLite file, PostgreSQL). `.ci/run` runs the PostgreSQL suites on a C-locale and on an ICU en-US database.
 
-@Suite struct SQLiteCollationParityTests {
-    @Test func comparisons() throws { try CollationParityChecks.comparisons(SQLiteBackend.temporary()) }
-    @Test func orderings() throws { try CollationParityChecks.orderings(SQLiteBackend.temporary()) }
-    @Test func handMadeColumn() throws { try CollationParityChecks.handMadeColumn(SQLiteBackend.temporary()) }
-    @Test func firstRowLimits() throws { try FirstRowParityChecks.limits(SQLiteBackend.temporary()) }
-    @Test func eagerLoading() throws { try CollationEagerLoadingChecks.orderings(SQLiteBackend.temporary()) }
+@Suite(.offCooperativePool) struct SQLiteCollationParityTests {
+    let backend = ParityBackend.sqliteMemory
+    @Test func comparisons() throws { try backend.run { try CollationParityChecks.comparisons($0, $1) } }
+    @Test func orderings() throws { try backend.run { try CollationParityChecks.orderings($0, $1) } }
+    @Test func handMadeColumn() throws {
+        try backend.run { try CollationParityChecks.handMadeColumn($0, $1) }
+    }
+    @Test func firstRowLimits() throws { try backend.run { try FirstRowParityChecks.limits($0, $1) } }
+    @Test func eagerLoading() throws { try backend.run { try CollationEagerLoadingChecks.orderings($0, $1) } }
 }
 
-@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage))
-struct PostgresCollationParityTests {
-    @Test func comparisons() throws { try CollationParityChecks.comparisons(PostgresTestServer.backend()) }
-    @Test func orderings() throws { try CollationParityChecks.orderings(PostgresTestServer.backend()) }
+@Suite(.offCooperativePool) struct SQLiteFileCollationParityTests {
+    let backend = ParityBackend.sqliteFile
+    @Test func comparisons() throws { try backend.run { try CollationParityChecks.comparisons($0, $1) } }
+    @Test func orderings() throws { try backend.run { try CollationParityChecks.orderings($0, $1) } }
     @Test func handMadeColumn() throws {
-        try CollationParityChecks.handMadeColumn(PostgresTestServer.backend())
+        try backend.run { try CollationParityChecks.handMadeColumn($0, $1) }
     }
-    @Test func firstRowLimits() throws { try FirstRowParityChecks.limits(PostgresTestServer.backend()) }
-    @Test func eagerLoading() throws {
-        try CollationEagerLoadingChecks.orderings(PostgresTestServer.backend())
+    @Test func firstRowLimits() throws { try backend.run { try FirstRowParityChecks.limits($0, $1) } }
+    @Test func eagerLoading() throws { try backend.run { try CollationEagerLoadingChecks.orderings($0, $1) } }
+}
+
+@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage), .offCooperativePool)
+struct PostgresCollationParityTests {
+    let backend = ParityBackend.postgres
+    @Test func comparisons() throws { try backend.run { try CollationParityChecks.comparisons($0, $1) } }
+    @Test func orderings() throws { try backend.run { try CollationParityChecks.orderings($0, $1) } }
+    @Test func handMadeColumn() throws {
+        try backend.run { try CollationParityChecks.handMadeColumn($0, $1) }
     }
+    @Test func firstRowLimits() throws { try backend.run { try FirstRowParityChecks.limits($0, $1) } }
+    @Test func eagerLoading() throws { try backend.run { try CollationEagerLoadingChecks.orderings($0, $1) } }
 }
 
 /// The SQL the text checks above rely on, checked without a server.

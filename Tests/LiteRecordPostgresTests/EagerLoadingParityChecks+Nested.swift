@@ -32,8 +32,8 @@ struct MismatchedShelf: Decodable {
 }
 
 extension EagerLoadingParityChecks {
-    static func nestedTrees(_ backend: some NestedRelationTestBackend) throws {
-        let data = try ChinookData.make(on: backend)
+    static func nestedTrees(_ db: some ModelContext, _ backend: ParityBackend) throws {
+        let data = try ChinookData.make(on: db)
         func albums(of artist: ChinookArtist) -> [ChinookAlbum] {
             data.albums.filter { $0.artistId == artist.artistId }
         }
@@ -43,13 +43,13 @@ extension EagerLoadingParityChecks {
 
         // three levels, children narrowed and sorted; artists without albums, albums without
         // long tracks
-        let shelves = try backend.fetchAll(
-            RootShape<ChinookArtist>(order: { $0.artistId.ascending }), includingAll: ChinookAlbum.self
+        let shelves = try db.query(ChinookArtist.self).order { $0.artistId.ascending }.including(
+            all: ChinookAlbum.self
         ) {
             $0.order { $0.albumId.ascending }.including(all: ChinookTrack.self) {
                 $0.where { $0.milliseconds > 250_000 }.order { $0.trackId.descending }
             }
-        }
+        }.fetchAll()
         #expect(shelves.map(\.0) == data.artists)
         #expect(shelves.map { $0.1.map(\.0) } == data.artists.map(albums(of:)))
         #expect(shelves.map { $0.1.map(\.1) } == data.artists.map { albums(of: $0).map(longTracks(of:)) })
@@ -58,15 +58,12 @@ extension EagerLoadingParityChecks {
         #expect(shelves.contains { $0.1.contains { !$0.1.isEmpty } })
 
         // the roots' where, order, limit and offset apply to the roots only
-        let page = try backend.fetchAll(
-            RootShape<ChinookArtist>(
-                condition: { $0.artistId > 3 }, order: { $0.artistId.descending }, limit: 4, offset: 1),
-            includingAll: ChinookAlbum.self
-        ) {
-            $0.order { $0.albumId.descending }.including(all: ChinookTrack.self) {
-                $0.where { $0.milliseconds > 250_000 }.order { $0.trackId.descending }
-            }
-        }
+        let page = try db.query(ChinookArtist.self).where { $0.artistId > 3 }.order { $0.artistId.descending }
+            .limit(4, offset: 1).including(all: ChinookAlbum.self) {
+                $0.order { $0.albumId.descending }.including(all: ChinookTrack.self) {
+                    $0.where { $0.milliseconds > 250_000 }.order { $0.trackId.descending }
+                }
+            }.fetchAll()
         let pageRoots = Array(data.artists.filter { $0.artistId > 3 }.reversed().dropFirst().prefix(4))
         #expect(page.map(\.0) == pageRoots)
         #expect(page.map { $0.1.map(\.0) } == pageRoots.map { albums(of: $0).reversed() })
@@ -74,9 +71,9 @@ extension EagerLoadingParityChecks {
             page.map { $0.1.map(\.1) } == pageRoots.map { albums(of: $0).reversed().map(longTracks(of:)) })
 
         // to-one trees: a track with its album and the album's artist; NULL keys give nil
-        let credits = try backend.fetchAll(
-            RootShape<ChinookTrack>(order: { $0.trackId.ascending }), includingOne: ChinookAlbum.self
-        ) { $0.including(one: ChinookArtist.self) }
+        let credits = try db.query(ChinookTrack.self).order { $0.trackId.ascending }.including(
+            one: ChinookAlbum.self
+        ) { $0.including(one: ChinookArtist.self) }.fetchAll()
         let creditAlbums = data.tracks.map { track in data.albums.first { $0.albumId == track.albumId } }
         #expect(credits.map(\.0) == data.tracks)
         #expect(credits.map { $0.1?.0 } == creditAlbums)
@@ -86,10 +83,9 @@ extension EagerLoadingParityChecks {
         #expect(credits.contains { $0.1 == nil })
 
         // a junction, then a to-one below it
-        let playlists = try backend.fetchAll(
-            RootShape<ChinookPlaylist>(order: { $0.playlistId.ascending }), includingAll: ChinookTrack.self,
-            through: ChinookPlaylistTrack.self
-        ) { $0.order { $0.trackId.ascending }.including(one: ChinookAlbum.self) }
+        let playlists = try db.query(ChinookPlaylist.self).order { $0.playlistId.ascending }.including(
+            all: ChinookTrack.self, through: ChinookPlaylistTrack.self
+        ) { $0.order { $0.trackId.ascending }.including(one: ChinookAlbum.self) }.fetchAll()
         let expectedTracks = data.playlists.map { playlist in
             data.tracks.filter { track in
                 data.pairs.contains { $0.playlistId == playlist.playlistId && $0.trackId == track.trackId }
@@ -104,8 +100,8 @@ extension EagerLoadingParityChecks {
                 })
 
         // five levels, the last through a composite key
-        let deep = try backend.fetchAll(
-            RootShape<ChinookArtist>(order: { $0.artistId.ascending }), includingAll: ChinookAlbum.self
+        let deep = try db.query(ChinookArtist.self).order { $0.artistId.ascending }.including(
+            all: ChinookAlbum.self
         ) {
             $0.order { $0.albumId.ascending }.including(all: ChinookTrack.self) {
                 $0.order { $0.trackId.ascending }.including(all: ChinookPlaylistTrack.self) {
@@ -114,7 +110,7 @@ extension EagerLoadingParityChecks {
                     }
                 }
             }
-        }
+        }.fetchAll()
         var deepLines: [String] = []
         for (artist, albums) in deep {
             for (album, tracks) in albums {
@@ -149,26 +145,25 @@ extension EagerLoadingParityChecks {
         #expect(!data.notes.isEmpty)
 
         // no roots at all
-        let none = try backend.fetchAll(
-            RootShape<ChinookArtist>(condition: { $0.artistId > 1000 }), includingAll: ChinookAlbum.self
-        ) { $0.including(all: ChinookTrack.self) }
+        let none = try db.query(ChinookArtist.self).where { $0.artistId > 1000 }.including(
+            all: ChinookAlbum.self
+        ) { $0.including(all: ChinookTrack.self) }.fetchAll()
         #expect(none.isEmpty)
     }
 
     /// The same trees, each root decoded into a `Decodable` whose properties are the models.
-    static func decodableTrees(_ backend: some NestedRelationTestBackend) throws {
-        let data = try ChinookData.make(on: backend)
+    static func decodableTrees(_ db: some ModelContext, _ backend: ParityBackend) throws {
+        let data = try ChinookData.make(on: db)
         func albums(of artist: ChinookArtist) -> [ChinookAlbum] {
             data.albums.filter { $0.artistId == artist.artistId }
         }
-        let shelves = try backend.fetchAll(
-            NestedArtistShelf.self, RootShape<ChinookArtist>(order: { $0.artistId.ascending }),
-            includingAll: ChinookAlbum.self
+        let shelves = try db.query(ChinookArtist.self).order { $0.artistId.ascending }.including(
+            all: ChinookAlbum.self
         ) {
             $0.order { $0.albumId.ascending }.including(all: ChinookTrack.self) {
                 $0.order { $0.trackId.ascending }
             }
-        }
+        }.fetchAll(NestedArtistShelf.self)
         #expect(
             shelves
                 == data.artists.map { artist in
@@ -179,29 +174,28 @@ extension EagerLoadingParityChecks {
                                 album: album, tracks: data.tracks.filter { $0.albumId == album.albumId })
                         })
                 })
-        let flat = try backend.fetchAll(
-            FlatArtistShelf.self, RootShape<ChinookArtist>(order: { $0.artistId.descending }, limit: 5),
-            includingAll: ChinookAlbum.self)
+        let flat = try db.query(ChinookArtist.self).order { $0.artistId.descending }.limit(5).including(
+            all: ChinookAlbum.self
+        ).fetchAll(FlatArtistShelf.self)
         let lastFive = Array(data.artists.reversed().prefix(5))
         #expect(flat == lastFive.map { FlatArtistShelf(artist: $0, albums: albums(of: $0)) })
         // A property the query does not fetch is a SchemaError that names it.
         let error = #expect(throws: SchemaError.self) {
-            try backend.fetchAll(
-                MismatchedShelf.self, RootShape<ChinookArtist>(), includingAll: ChinookAlbum.self)
+            try db.query(ChinookArtist.self).including(all: ChinookAlbum.self).fetchAll(MismatchedShelf.self)
         }
         #expect(error?.message.contains("MismatchedShelf.tracks") == true, "\(String(describing: error))")
     }
 
     /// A tree runs one `SELECT` per level reached, whatever the number of roots; a level no
     /// row reaches runs none.
-    static func nestedStatementCounts(_ backend: some NestedRelationTestBackend) throws {
-        let data = try ChinookData.make(on: backend)
+    static func nestedStatementCounts(_ db: some ParityDatabase, _ backend: ParityBackend) throws {
+        let data = try ChinookData.make(on: db)
         for roots in [1, 5, data.artists.count] {
-            let (tree, selects) = try backend.selects { tx in
-                try tx.fetchAll(
-                    RootShape<ChinookArtist>(order: { $0.artistId.ascending }, limit: roots),
-                    includingAll: ChinookAlbum.self
+            let (tree, selects) = try db.selects { tx in
+                try tx.query(ChinookArtist.self).order { $0.artistId.ascending }.limit(roots).including(
+                    all: ChinookAlbum.self
                 ) { $0.including(all: ChinookTrack.self) { $0.including(all: ChinookPlaylistTrack.self) } }
+                .fetchAll()
             }
             let artistIDs = Set(data.artists.prefix(roots).map(\.artistId))
             let albumIDs = Set(data.albums.filter { artistIDs.contains($0.artistId) }.map(\.albumId))
@@ -212,17 +206,17 @@ extension EagerLoadingParityChecks {
             // keys are bound, never written into the SQL
             #expect(selects.allSatisfy { !$0.contains("[1") && !$0.contains("{1") })
         }
-        let (all, selects) = try backend.selects { tx in
-            try tx.fetchAll(RootShape<ChinookArtist>(), includingAll: ChinookAlbum.self) {
+        let (all, selects) = try db.selects { tx in
+            try tx.query(ChinookArtist.self).including(all: ChinookAlbum.self) {
                 $0.including(all: ChinookTrack.self) { $0.including(all: ChinookPlaylistTrack.self) }
-            }
+            }.fetchAll()
         }
         #expect(all.count == data.artists.count)
         #expect(selects.count == 4, "\(selects)")
-        let (none, noSelects) = try backend.selects { tx in
-            try tx.fetchAll(
-                RootShape<ChinookArtist>(condition: { $0.artistId > 1000 }), includingAll: ChinookAlbum.self
-            ) { $0.including(all: ChinookTrack.self) }
+        let (none, noSelects) = try db.selects { tx in
+            try tx.query(ChinookArtist.self).where { $0.artistId > 1000 }.including(all: ChinookAlbum.self) {
+                $0.including(all: ChinookTrack.self)
+            }.fetchAll()
         }
         #expect(none.isEmpty)
         #expect(noSelects.count == 1, "\(noSelects)")
@@ -234,16 +228,16 @@ extension EagerLoadingParityChecks {
     /// `through:` load (whose `EXISTS` names the target's table, read there in a subquery), and
     /// the children query's limit at a nested level (an error naming the limit, as at the first
     /// level).
-    static func nestedFiltersAndErrors(_ backend: some NestedRelationTestBackend) throws {
-        let data = try ChinookData.make(on: backend)
+    static func nestedFiltersAndErrors(_ db: some ModelContext, _ backend: ParityBackend) throws {
+        let data = try ChinookData.make(on: db)
         // the tracks of each album that are in playlist 1, and their playlist pairs
-        let shelves = try backend.fetchAll(
-            RootShape<ChinookArtist>(order: { $0.artistId.ascending }), includingAll: ChinookAlbum.self
+        let shelves = try db.query(ChinookArtist.self).order { $0.artistId.ascending }.including(
+            all: ChinookAlbum.self
         ) {
             $0.order { $0.albumId.ascending }.including(all: ChinookTrack.self) {
                 $0.where(any: ChinookPlaylistTrack.self) { $0.playlistId == 1 }.order { $0.trackId.ascending }
             }
-        }
+        }.fetchAll()
         let inFirstPlaylist = Set(data.pairs.filter { $0.playlistId == 1 }.map(\.trackId))
         let expected = data.artists.map { artist in
             data.albums.filter { $0.artistId == artist.artistId }.map { album in
@@ -254,11 +248,11 @@ extension EagerLoadingParityChecks {
         #expect(expected.contains { $0.contains { !$0.isEmpty } })
         #expect(expected.contains { $0.contains { $0.isEmpty } })
 
-        try junctionFilters(backend, data)
+        try junctionFilters(db, data)
         let error = #expect(throws: SchemaError.self) {
-            try backend.fetchAll(RootShape<ChinookArtist>(), includingAll: ChinookAlbum.self) {
+            try db.query(ChinookArtist.self).including(all: ChinookAlbum.self) {
                 $0.including(all: ChinookTrack.self) { $0.limit(1) }
-            }
+            }.fetchAll()
         }
         #expect(error?.message.contains("limit") == true, "\(String(describing: error))")
     }
@@ -267,8 +261,7 @@ extension EagerLoadingParityChecks {
 extension EagerLoadingParityChecks {
     /// Relation filters in the children closure of a `through:` load, at the first level and
     /// below a direct one, and on a to-one level below the junction.
-    private static func junctionFilters(_ backend: some NestedRelationTestBackend, _ data: ChinookData) throws
-    {
+    private static func junctionFilters(_ db: some ModelContext, _ data: ChinookData) throws {
         func tracks(of playlist: ChinookPlaylist) -> [ChinookTrack] {
             data.tracks.filter { track in
                 data.pairs.contains { $0.playlistId == playlist.playlistId && $0.trackId == track.trackId }
@@ -277,16 +270,14 @@ extension EagerLoadingParityChecks {
         func album(of track: ChinookTrack) -> ChinookAlbum? {
             data.albums.first { $0.albumId == track.albumId }
         }
-        let roots = RootShape<ChinookPlaylist>(order: { $0.playlistId.ascending })
+        let roots = db.query(ChinookPlaylist.self).order { $0.playlistId.ascending }
 
         // each playlist's tracks of album 5 or by an artist below 6, last first
-        let byAlbum = try backend.fetchAll(
-            roots, includingAll: ChinookTrack.self, through: ChinookPlaylistTrack.self
-        ) {
+        let byAlbum = try roots.including(all: ChinookTrack.self, through: ChinookPlaylistTrack.self) {
             $0.where(ChinookAlbum.self) { $0.title == "Album 5" || $0.artistId < 6 }.order {
                 $0.trackId.descending
             }
-        }
+        }.fetchAll()
         let expectedByAlbum = data.playlists.map { playlist in
             Array(
                 tracks(of: playlist).filter { track in
@@ -301,12 +292,10 @@ extension EagerLoadingParityChecks {
 
         // each playlist's tracks that playlist 1 holds too, each with its album when by an artist
         // below 10
-        let shared = try backend.fetchAll(
-            roots, includingAll: ChinookTrack.self, through: ChinookPlaylistTrack.self
-        ) {
+        let shared = try roots.including(all: ChinookTrack.self, through: ChinookPlaylistTrack.self) {
             $0.where(any: ChinookPlaylistTrack.self) { $0.playlistId == 1 }.order { $0.trackId.ascending }
                 .including(one: ChinookAlbum.self) { $0.where(ChinookArtist.self) { $0.artistId < 10 } }
-        }
+        }.fetchAll()
         let inFirstPlaylist = Set(data.pairs.filter { $0.playlistId == 1 }.map(\.trackId))
         let expectedShared = data.playlists.map { playlist in
             tracks(of: playlist).filter { inFirstPlaylist.contains($0.trackId) }
@@ -323,15 +312,15 @@ extension EagerLoadingParityChecks {
         // hold a track of the first quarter
         let bound = Int64(data.tracks.count / 4)
         let holdingEarly = Set(data.pairs.filter { $0.trackId < bound }.map(\.playlistId))
-        let shelves = try backend.fetchAll(
-            RootShape<ChinookAlbum>(order: { $0.albumId.ascending }), includingAll: ChinookTrack.self
+        let shelves = try db.query(ChinookAlbum.self).order { $0.albumId.ascending }.including(
+            all: ChinookTrack.self
         ) {
             $0.order { $0.trackId.ascending }
                 .including(all: ChinookPlaylist.self, through: ChinookPlaylistTrack.self) {
                     $0.where(any: ChinookPlaylistTrack.self) { $0.trackId < bound }
                         .where { $0.playlistId != 2 }.order { $0.playlistId.ascending }
                 }
-        }
+        }.fetchAll()
         let expectedShelves = data.albums.map { album in
             data.tracks.filter { $0.albumId == album.albumId }.map { track in
                 data.pairs.filter { $0.trackId == track.trackId }.map(\.playlistId)

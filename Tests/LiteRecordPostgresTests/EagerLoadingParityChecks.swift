@@ -7,14 +7,13 @@ import Testing
 // a composite key, narrowed and sorted children, roots' where/order/limit, empty results.
 
 enum EagerLoadingParityChecks {
-    static func chinook(_ backend: some RelationTestBackend) throws {
-        let data = try ChinookData.make(on: backend)
+    static func chinook(_ db: some ModelContext, _ backend: ParityBackend) throws {
+        let data = try ChinookData.make(on: db)
 
         // to-many, roots without children, an artist without a name
-        let artists = try backend.fetchAll(
-            RootShape<ChinookArtist>(order: { $0.artistId.ascending }), includingAll: ChinookAlbum.self,
-            via: nil
-        ) { $0.order { $0.albumId.ascending } }
+        let artists = try db.query(ChinookArtist.self).order { $0.artistId.ascending }.including(
+            all: ChinookAlbum.self
+        ) { $0.order { $0.albumId.ascending } }.fetchAll()
         #expect(artists.map(\.0) == data.artists)
         #expect(
             artists.map(\.1)
@@ -22,11 +21,10 @@ enum EagerLoadingParityChecks {
         #expect(artists.contains { $0.1.isEmpty })
 
         // roots narrowed, sorted and limited; children narrowed and sorted
-        let albums = try backend.fetchAll(
-            RootShape<ChinookAlbum>(
-                condition: { $0.artistId > 3 }, order: { $0.title.descending }, limit: 15, offset: 2),
-            includingAll: ChinookTrack.self, via: nil
-        ) { $0.where { $0.milliseconds > 250_000 }.order { $0.trackId.descending } }
+        let albums = try db.query(ChinookAlbum.self).where { $0.artistId > 3 }.order { $0.title.descending }
+            .limit(15, offset: 2).including(all: ChinookTrack.self) {
+                $0.where { $0.milliseconds > 250_000 }.order { $0.trackId.descending }
+            }.fetchAll()
         let expectedRoots = Array(
             data.albums.filter { $0.artistId > 3 }.sorted { $0.title > $1.title }.dropFirst(2).prefix(15))
         #expect(albums.map(\.0) == expectedRoots)
@@ -37,26 +35,23 @@ enum EagerLoadingParityChecks {
                 })
 
         // to-one with an optional key, NULL keys give nil
-        let tracks = try backend.fetchAll(
-            RootShape<ChinookTrack>(order: { $0.trackId.ascending }), includingOne: ChinookAlbum.self,
-            via: nil
-        ) { $0 }
+        let tracks = try db.query(ChinookTrack.self).order { $0.trackId.ascending }.including(
+            one: ChinookAlbum.self
+        ) { $0 }.fetchAll()
         #expect(tracks.map(\.0) == data.tracks)
         #expect(
             tracks.map(\.1) == data.tracks.map { track in data.albums.first { $0.albumId == track.albumId } })
         #expect(tracks.filter { $0.1 == nil }.count == 5)
         // a to-one whose children closure rejects the row gives nil
-        let narrowed = try backend.fetchAll(
-            RootShape<ChinookAlbum>(order: { $0.albumId.ascending }), includingOne: ChinookArtist.self,
-            via: nil
-        ) { $0.where { $0.artistId < 10 } }
+        let narrowed = try db.query(ChinookAlbum.self).order { $0.albumId.ascending }.including(
+            one: ChinookArtist.self
+        ) { $0.where { $0.artistId < 10 } }.fetchAll()
         #expect(narrowed.map { $0.1?.artistId } == data.albums.map { $0.artistId < 10 ? $0.artistId : nil })
 
         // many-to-many through the junction; playlist 8 is empty
-        let playlists = try backend.fetchAll(
-            RootShape<ChinookPlaylist>(order: { $0.playlistId.ascending }), includingAll: ChinookTrack.self,
-            through: ChinookPlaylistTrack.self
-        ) { $0.order { $0.trackId.ascending } }
+        let playlists = try db.query(ChinookPlaylist.self).order { $0.playlistId.ascending }.including(
+            all: ChinookTrack.self, through: ChinookPlaylistTrack.self
+        ) { $0.order { $0.trackId.ascending } }.fetchAll()
         #expect(playlists.map(\.0) == data.playlists)
         let expectedPlaylists = data.playlists.map { playlist in
             data.tracks.filter { track in
@@ -66,31 +61,26 @@ enum EagerLoadingParityChecks {
         #expect(playlists.map(\.1) == expectedPlaylists)
         #expect(playlists.last?.1 == [])
         // the children's conditions name the target's columns in the junction's subquery
-        let longTracks = try backend.fetchAll(
-            RootShape<ChinookPlaylist>(order: { $0.playlistId.ascending }), includingAll: ChinookTrack.self,
-            through: ChinookPlaylistTrack.self
-        ) { $0.where { $0.milliseconds > 300_000 }.order { $0.trackId.descending } }
+        let longTracks = try db.query(ChinookPlaylist.self).order { $0.playlistId.ascending }.including(
+            all: ChinookTrack.self, through: ChinookPlaylistTrack.self
+        ) { $0.where { $0.milliseconds > 300_000 }.order { $0.trackId.descending } }.fetchAll()
         #expect(
             longTracks.map(\.1)
                 == expectedPlaylists.map { $0.filter { $0.milliseconds > 300_000 }.reversed() })
 
         // self-reference both ways, named with via:
-        let reports = try backend.fetchAll(
-            RootShape<ChinookEmployee>(order: { $0.employeeId.ascending }),
-            includingAll: ChinookEmployee.self,
-            via: \.reportsTo
-        ) { $0.order { $0.employeeId.ascending } }
+        let reports = try db.query(ChinookEmployee.self).order { $0.employeeId.ascending }.including(
+            all: ChinookEmployee.self, via: \.reportsTo
+        ) { $0.order { $0.employeeId.ascending } }.fetchAll()
         #expect(reports.map(\.0) == data.employees)
         #expect(
             reports.map(\.1)
                 == data.employees.map { manager in
                     data.employees.filter { $0.reportsTo == manager.employeeId }
                 })
-        let managers = try backend.fetchAll(
-            RootShape<ChinookEmployee>(order: { $0.employeeId.ascending }),
-            includingOne: ChinookEmployee.self,
-            via: \.reportsTo
-        ) { $0 }
+        let managers = try db.query(ChinookEmployee.self).order { $0.employeeId.ascending }.including(
+            one: ChinookEmployee.self, via: \.reportsTo
+        ) { $0 }.fetchAll()
         #expect(
             managers.map(\.1)
                 == data.employees.map { employee in
@@ -98,94 +88,86 @@ enum EagerLoadingParityChecks {
                 })
 
         // a composite key (PlaylistNote → PlaylistTrack)
-        let pairs = try backend.fetchAll(
-            RootShape<ChinookPlaylistTrack>(order: { $0.trackId.ascending }),
-            includingAll: ChinookPlaylistNote.self,
-            via: nil
-        ) { $0.order { $0.noteId.ascending } }
+        let pairs = try db.query(ChinookPlaylistTrack.self).order { $0.trackId.ascending }.including(
+            all: ChinookPlaylistNote.self
+        ) { $0.order { $0.noteId.ascending } }.fetchAll()
         #expect(pairs.count == data.pairs.count)
         for (pair, notes) in pairs {
             #expect(
                 notes == data.notes.filter { $0.playlistId == pair.playlistId && $0.trackId == pair.trackId })
         }
-        let notes = try backend.fetchAll(
-            RootShape<ChinookPlaylistNote>(order: { $0.noteId.ascending }),
-            includingOne: ChinookPlaylistTrack.self,
-            via: nil
-        ) { $0 }
+        let notes = try db.query(ChinookPlaylistNote.self).order { $0.noteId.ascending }.including(
+            one: ChinookPlaylistTrack.self
+        ) { $0 }.fetchAll()
         #expect(notes.map(\.0) == data.notes)
         #expect(notes.allSatisfy { $0.1?.playlistId == $0.0.playlistId && $0.1?.trackId == $0.0.trackId })
 
         // no roots; roots none of whose keys match
-        let none = try backend.fetchAll(
-            RootShape<ChinookArtist>(condition: { $0.artistId > 1000 }), includingAll: ChinookAlbum.self,
-            via: nil
-        ) { $0 }
+        let none = try db.query(ChinookArtist.self).where { $0.artistId > 1000 }.including(
+            all: ChinookAlbum.self
+        ) { $0 }.fetchAll()
         #expect(none.isEmpty)
-        let lonely = try backend.fetchAll(
-            RootShape<ChinookArtist>(condition: { $0.artistId > 25 }, order: { $0.artistId.ascending }),
-            includingAll: ChinookAlbum.self, via: nil
-        ) { $0 }
+        let lonely = try db.query(ChinookArtist.self).where { $0.artistId > 25 }.order {
+            $0.artistId.ascending
+        }.including(all: ChinookAlbum.self) { $0 }.fetchAll()
         #expect(lonely.map(\.0.artistId) == [26, 27, 28, 29, 30])
         #expect(lonely.allSatisfy { $0.1.isEmpty })
     }
 
     /// Text keys (a key to a unique code) with quotes, backslashes and braces, which the
     /// bound key list must carry exactly.
-    static func textKeys(_ backend: some RelationTestBackend) throws {
+    static func textKeys(_ db: some ModelContext, _ backend: ParityBackend) throws {
         let codes = ["NZ", "a\"b", "back\\slash", "{brace}", "comma,separated", "", "O'Neil", "ünï"]
         var cities: [RelCity] = []
         for (index, code) in codes.enumerated() {
             var country = RelCountry(id: nil, code: code)
-            try backend.insert(&country)
+            try db.insert(&country)
             for number in 0..<(index % 3) {
                 var city = RelCity(id: nil, countryCode: code, name: "\(code) \(number)")
-                try backend.insert(&city)
+                try db.insert(&city)
                 cities.append(city)
             }
         }
-        let loaded = try backend.fetchAll(
-            RootShape<RelCountry>(order: { $0.id.ascending }), includingAll: RelCity.self, via: nil
-        ) { $0.order { $0.id.ascending } }
+        let loaded = try db.query(RelCountry.self).order { $0.id.ascending }.including(all: RelCity.self) {
+            $0.order { $0.id.ascending }
+        }.fetchAll()
         #expect(loaded.map(\.0.code) == codes)
         #expect(loaded.map(\.1) == codes.map { code in cities.filter { $0.countryCode == code } })
-        let back = try backend.fetchAll(
-            RootShape<RelCity>(order: { $0.id.ascending }), includingOne: RelCountry.self, via: nil
-        ) { $0 }
+        let back = try db.query(RelCity.self).order { $0.id.ascending }.including(one: RelCountry.self) { $0 }
+            .fetchAll()
         #expect(back.map { $0.1?.code } == cities.map(\.countryCode))
     }
 
     /// A relation that cannot be found, and a children query with a limit, are `SchemaError`s.
-    static func errors(_ backend: some RelationTestBackend) throws {
+    static func errors(_ db: some ModelContext, _ backend: ParityBackend) throws {
         #expect(throws: SchemaError.self) {
-            _ = try backend.fetchAll(RootShape<ChinookPlaylist>(), includingAll: ChinookArtist.self, via: nil)
-            { $0 }
+            _ = try db.query(ChinookPlaylist.self).including(all: ChinookArtist.self) { $0 }.fetchAll()
         }
         #expect(throws: SchemaError.self) {
-            _ = try backend.fetchAll(RootShape<ChinookArtist>(), includingAll: ChinookAlbum.self, via: nil) {
+            _ = try db.query(ChinookArtist.self).including(all: ChinookAlbum.self) {
                 $0.limit(1)
-            }
+            }.fetchAll()
         }
     }
 
     /// `matching` inside `including` is refused, as `limit` is, never ignored: a search ranks
     /// all the parents' rows together, which the key lookup of each parent's rows would lose.
-    static func searchInsideIncludingIsRefused(_ backend: some RelationTestBackend) throws {
+    static func searchInsideIncludingIsRefused(_ db: some ModelContext, _ backend: ParityBackend) throws {
         var author = SearchAuthor(id: nil, name: "Ann")
-        try backend.insert(&author)
+        try db.insert(&author)
         for body in ["hello world", "goodbye"] {
             var note = SearchNote(id: nil, authorId: try #require(author.id), body: body)
-            try backend.insert(&note)
+            try db.insert(&note)
         }
         let error = try #require(throws: SchemaError.self) {
-            _ = try backend.fetchAll(RootShape<SearchAuthor>(), includingAll: SearchNote.self, via: nil) {
+            _ = try db.query(SearchAuthor.self).including(all: SearchNote.self) {
                 $0.matching("hello")
-            }
+            }.fetchAll()
         }
         #expect(error.message.contains("matching(_:) of SearchNote is not supported there"))
-        let all = try backend.fetchAll(RootShape<SearchAuthor>(), includingAll: SearchNote.self, via: nil) {
+        let all = try db.query(SearchAuthor.self).including(all: SearchNote.self) {
             $0
-        }
+        }.fetchAll()
         let bodies = all.map { $0.1.map(\.body).sorted() }
         #expect(bodies == [["goodbye", "hello world"]])
     }

@@ -35,9 +35,9 @@ struct StopIteration: Error, Equatable {
 enum ForEachParityChecks {
     static let rowCount = 1_234
 
-    private static func insertRows(_ backend: some TestBackend) throws -> [StreamRow] {
+    private static func insertRows(_ db: some ModelContext) throws -> [StreamRow] {
         var rows: [StreamRow] = []
-        try backend.transaction { tx in
+        try db.transaction { tx in
             for position in 0..<rowCount {
                 var row = StreamRow(
                     id: nil, position: position, label: "row \(position) 'q' \"d\" --", bucket: position % 7)
@@ -49,9 +49,9 @@ enum ForEachParityChecks {
     }
 
     /// Models and projections, whole and stopped early, on the database.
-    static func iteration(_ backend: some TestBackend) throws {
-        let rows = try insertRows(backend)
-        let query = backend.parityQuery(StreamRow.self).order { $0.position.descending }
+    static func iteration(_ db: some ModelContext, _ backend: ParityBackend) throws {
+        let rows = try insertRows(db)
+        let query = db.query(StreamRow.self).order { $0.position.descending }
         var seen: [StreamRow] = []
         // swift-format-ignore: ReplaceForEachWithForLoop
         try query.forEach { seen.append($0) }
@@ -80,16 +80,17 @@ enum ForEachParityChecks {
         // The database goes on working: reads and writes.
         #expect(try query.count() == rowCount, "\(backend.name)")
         var extra = StreamRow(id: nil, position: rowCount, label: "extra", bucket: 0)
-        try backend.insert(&extra)
+        try db.insert(&extra)
         #expect(try query.count() == rowCount + 1, "\(backend.name)")
 
         // Projections stream the rows fetchAll returns.
-        let grouped = backend.parityQuery(StreamRow.self).group(by: \.bucket).order { $0.bucket.ascending }
+        let grouped = db.query(StreamRow.self).group(by: \.bucket).order { $0.bucket.ascending }
         let selection: (Columns<StreamRow>) -> [SelectedColumn] = {
             [$0.bucket.as("bucket"), $0.rowCount.as("rows"), $0.position.sum.as("positions")]
         }
         var totals: [BucketTotal] = []
-        try grouped.selectForEach(BucketTotal.self, selection) { totals.append($0) }
+        // swift-format-ignore: ReplaceForEachWithForLoop
+        try grouped.select(BucketTotal.self, selection).forEach { totals.append($0) }
         let all = rows + [extra]
         let expected = (0..<7).map { bucket in
             let members = all.filter { $0.bucket == bucket }
@@ -97,10 +98,11 @@ enum ForEachParityChecks {
                 bucket: bucket, rows: members.count, positions: members.map(\.position).reduce(0, +))
         }
         #expect(totals == expected, "\(backend.name)")
-        #expect(try grouped.selectAll(BucketTotal.self, selection) == expected, "\(backend.name)")
+        #expect(try grouped.select(BucketTotal.self, selection).fetchAll() == expected, "\(backend.name)")
         var labels: [String] = []
         let projectionStop = #expect(throws: StopIteration.self) {
-            try query.selectForEach(StreamLabel.self) { row in
+            // swift-format-ignore: ReplaceForEachWithForLoop
+            try query.select(StreamLabel.self).forEach { row in
                 labels.append(row.label)
                 if labels.count == 3 { throw StopIteration(at: 3) }
             }
@@ -111,10 +113,10 @@ enum ForEachParityChecks {
 
     /// Inside a transaction: the body uses the transaction, iterations nest, and a throwing body
     /// leaves the transaction usable and committing.
-    static func insideTransaction(_ backend: some TestBackend) throws {
-        let rows = try insertRows(backend)
-        try backend.transaction { tx in
-            let query = tx.parityQuery(StreamRow.self).order { $0.position.ascending }
+    static func insideTransaction(_ db: some ModelContext, _ backend: ParityBackend) throws {
+        let rows = try insertRows(db)
+        try db.transaction { tx in
+            let query = tx.query(StreamRow.self).order { $0.position.ascending }
             // The body writes through the same transaction while rows are pending.
             var logged = 0
             // swift-format-ignore: ReplaceForEachWithForLoop
@@ -147,12 +149,12 @@ enum ForEachParityChecks {
             #expect(stop == StopIteration(at: 2), "\(backend.name)")
             var late = StreamLog(id: nil, position: -1)
             try tx.insert(&late)
-            #expect(try tx.parityQuery(StreamLog.self).count() == 601, "\(backend.name)")
+            #expect(try tx.query(StreamLog.self).count() == 601, "\(backend.name)")
         }
         // Everything the transaction wrote was committed.
-        let logs = try backend.parityQuery(StreamLog.self).order { $0.id.ascending }.fetchAll()
+        let logs = try db.query(StreamLog.self).order { $0.id.ascending }.fetchAll()
         #expect(logs.map(\.position) == Array(0..<600) + [-1], "\(backend.name)")
-        #expect(try backend.parityQuery(StreamRow.self).count() == rows.count, "\(backend.name)")
+        #expect(try db.query(StreamRow.self).count() == rows.count, "\(backend.name)")
     }
 }
 

@@ -86,56 +86,56 @@ struct RelMember: Model, Equatable {
 enum ForeignKeyParityChecks {
     /// A created table declares each key with its action and indexes it (unless an index
     /// already begins with the key's columns), and creating a child creates its parent.
-    static func newTablesDeclareAndIndexTheirKeys(_ backend: some RelationTestBackend) throws {
+    static func newTablesDeclareAndIndexTheirKeys(_ db: some ModelContext, _ backend: ParityBackend) throws {
         var author = RelAuthor(id: nil, name: "Tolkien")
         var book = RelBook(id: nil, authorID: 0, title: "The Hobbit", year: 1937)
         // The child first: its parent's table is created with it.
-        expectError(.constraintForeignKey) { try backend.insert(&book) }
-        try backend.insert(&author)
+        expectError(.constraintForeignKey) { try db.insert(&book) }
+        try db.insert(&author)
         book.authorID = try #require(author.id)
-        try backend.insert(&book)
+        try db.insert(&book)
         var loan = RelLoan(id: nil, bookID: book.id, reader: "Sam")
-        try backend.insert(&loan)
+        try db.insert(&loan)
         var review = RelReview(id: nil, bookID: try #require(book.id), stars: 5)
-        try backend.insert(&review)
+        try db.insert(&review)
         var note = RelNote(id: nil, bookID: try #require(book.id), text: "first edition")
-        try backend.insert(&note)
-        #expect(try backend.foreignKeys(of: "rel_books") == ["authorID CASCADE"])
-        #expect(try backend.foreignKeys(of: "rel_loans") == ["bookID SET NULL"])
-        #expect(try backend.foreignKeys(of: "rel_reviews") == ["bookID RESTRICT"])
-        #expect(try backend.foreignKeys(of: "rel_notes") == ["bookID NO ACTION"])
-        #expect(try backend.indexedColumns(of: "rel_books").contains("authorID"))
-        #expect(try backend.indexedColumns(of: "rel_loans").contains("bookID"))
+        try db.insert(&note)
+        #expect(try backend.foreignKeys(of: "rel_books", in: db) == ["authorID CASCADE"])
+        #expect(try backend.foreignKeys(of: "rel_loans", in: db) == ["bookID SET NULL"])
+        #expect(try backend.foreignKeys(of: "rel_reviews", in: db) == ["bookID RESTRICT"])
+        #expect(try backend.foreignKeys(of: "rel_notes", in: db) == ["bookID NO ACTION"])
+        #expect(try backend.indexedColumns(of: "rel_books", in: db).contains("authorID"))
+        #expect(try backend.indexedColumns(of: "rel_loans", in: db).contains("bookID"))
         // The declared index (bookID, stars) serves the key: no second index.
-        let reviewIndexes = try backend.indexedColumns(of: "rel_reviews")
+        let reviewIndexes = try backend.indexedColumns(of: "rel_reviews", in: db)
         #expect(reviewIndexes.contains("bookID,stars"))
         #expect(!reviewIndexes.contains("bookID"))
 
         var country = RelCountry(id: nil, code: "NZ")
-        try backend.insert(&country)
+        try db.insert(&country)
         var city = RelCity(id: nil, countryCode: "NZ", name: "Wellington")
-        try backend.insert(&city)
-        #expect(try backend.foreignKeys(of: "rel_cities") == ["countryCode CASCADE"])
+        try db.insert(&city)
+        #expect(try backend.foreignKeys(of: "rel_cities", in: db) == ["countryCode CASCADE"])
         var nowhere = RelCity(id: nil, countryCode: "XX", name: "Nowhere")
-        expectError(.constraintForeignKey) { try backend.insert(&nowhere) }
-        #expect(try backend.delete(country))
-        #expect(try backend.integer("SELECT count(*) FROM rel_cities") == 0)
+        expectError(.constraintForeignKey) { try db.insert(&nowhere) }
+        #expect(try db.delete(country))
+        #expect(try db.fetchOne(Int64.self, sql: "SELECT count(*) FROM rel_cities") == 0)
     }
 
     /// A key no parent row has is a `.constraintForeignKey` error that writes nothing, on
     /// insert and on update; PostgreSQL's carries SQLSTATE 23503.
-    static func danglingKeyIsAnError(_ backend: some RelationTestBackend) throws {
+    static func danglingKeyIsAnError(_ db: some ModelContext, _ backend: ParityBackend) throws {
         var author = RelAuthor(id: nil, name: "Le Guin")
-        try backend.insert(&author)
+        try db.insert(&author)
         var book = RelBook(id: nil, authorID: try #require(author.id), title: "Earthsea", year: 1968)
-        try backend.insert(&book)
+        try db.insert(&book)
         var orphan = RelBook(id: nil, authorID: 999, title: "Orphan", year: 2000)
         do {
-            try backend.insert(&orphan)
+            try db.insert(&orphan)
             Issue.record("a book of a missing author was inserted on \(backend.name)")
         } catch let error as DatabaseError {
             #expect(error.resultCode == .constraintForeignKey)
-            if backend.name == "PostgreSQL" {
+            if !backend.isSQLite {
                 #expect(error.sqlState == "23503")
                 #expect(error.message.contains("foreign key"))
             } else {
@@ -146,39 +146,39 @@ enum ForeignKeyParityChecks {
         #expect(orphan.id == nil)
         var moved = book
         moved.authorID = 999
-        expectError(.constraintForeignKey) { try backend.update(moved) }
-        #expect(try backend.find(RelBook.self, id: try #require(book.id)) == book)
-        #expect(try backend.integer("SELECT count(*) FROM rel_books") == 1)
+        expectError(.constraintForeignKey) { try db.update(moved) }
+        #expect(try db.find(RelBook.self, id: try #require(book.id)) == book)
+        #expect(try db.fetchOne(Int64.self, sql: "SELECT count(*) FROM rel_books") == 1)
     }
 
     /// Deleting a parent cascades, sets NULL, or is refused (restrict, no action), and a
     /// refused delete leaves every row as it was.
-    static func onDeleteActions(_ backend: some RelationTestBackend) throws {
+    static func onDeleteActions(_ db: some ModelContext, _ backend: ParityBackend) throws {
         var author = RelAuthor(id: nil, name: "Pratchett")
-        try backend.insert(&author)
+        try db.insert(&author)
         let authorID = try #require(author.id)
         var kept = RelBook(id: nil, authorID: authorID, title: "Mort", year: 1987)
         var lent = RelBook(id: nil, authorID: authorID, title: "Guards! Guards!", year: 1989)
-        try backend.insert(&kept)
-        try backend.insert(&lent)
+        try db.insert(&kept)
+        try db.insert(&lent)
         var loan = RelLoan(id: nil, bookID: lent.id, reader: "Vimes")
-        try backend.insert(&loan)
+        try db.insert(&loan)
         var review = RelReview(id: nil, bookID: try #require(kept.id), stars: 4)
-        try backend.insert(&review)
+        try db.insert(&review)
         var note = RelNote(id: nil, bookID: try #require(kept.id), text: "signed")
-        try backend.insert(&note)
+        try db.insert(&note)
 
         // restrict: a reviewed book cannot go; no action: nor a book with notes.
-        expectRefusedDelete(on: backend) { _ = try backend.delete(kept) }
-        #expect(try backend.delete(review))
-        expectRefusedDelete(on: backend) { _ = try backend.delete(kept) }
-        #expect(try backend.find(RelBook.self, id: try #require(kept.id)) == kept)
-        #expect(try backend.delete(note))
+        expectRefusedDelete(on: backend) { _ = try db.delete(kept) }
+        #expect(try db.delete(review))
+        expectRefusedDelete(on: backend) { _ = try db.delete(kept) }
+        #expect(try db.find(RelBook.self, id: try #require(kept.id)) == kept)
+        #expect(try db.delete(note))
 
         // cascade from the author to the books, then set NULL from the books to the loan.
-        #expect(try backend.delete(author))
-        #expect(try backend.integer("SELECT count(*) FROM rel_books") == 0)
-        let loans = try backend.fetchAll(RelLoan.self)
+        #expect(try db.delete(author))
+        #expect(try db.fetchOne(Int64.self, sql: "SELECT count(*) FROM rel_books") == 0)
+        let loans = try db.fetchAll(RelLoan.self)
         #expect(loans == [RelLoan(id: loan.id, bookID: nil, reader: "Vimes")])
     }
 
@@ -186,7 +186,7 @@ enum ForeignKeyParityChecks {
     /// SQLite's message (which says SQLITE_CONSTRAINT_TRIGGER for the keys it checks with a
     /// trigger) and PostgreSQL's SQLSTATE 23503.
     private static func expectRefusedDelete(
-        on backend: some TestBackend, sourceLocation: SourceLocation = #_sourceLocation,
+        on backend: ParityBackend, sourceLocation: SourceLocation = #_sourceLocation,
         _ body: () throws -> Void
     ) {
         #expect(sourceLocation: sourceLocation) {
@@ -194,7 +194,7 @@ enum ForeignKeyParityChecks {
         } throws: { error in
             guard let error = error as? DatabaseError else { return false }
             guard error.resultCode == .constraintForeignKey else { return false }
-            return backend.name == "SQLite"
+            return backend.isSQLite
                 ? error.sqlState == nil && error.message.contains("FOREIGN KEY constraint failed")
                 : error.sqlState == "23503"
         }
@@ -202,51 +202,54 @@ enum ForeignKeyParityChecks {
 
     /// Restrict refuses the delete inside a transaction too, and the transaction that throws
     /// keeps nothing of its work.
-    static func refusedDeleteInATransactionKeepsNothing(_ backend: some RelationTestBackend) throws {
+    static func refusedDeleteInATransactionKeepsNothing(_ db: some ModelContext, _ backend: ParityBackend)
+        throws
+    {
         var author = RelAuthor(id: nil, name: "Austen")
-        try backend.insert(&author)
+        try db.insert(&author)
         var book = RelBook(id: nil, authorID: try #require(author.id), title: "Emma", year: 1815)
-        try backend.insert(&book)
+        try db.insert(&book)
         var review = RelReview(id: nil, bookID: try #require(book.id), stars: 5)
-        try backend.insert(&review)
+        try db.insert(&review)
         #expect(throws: DatabaseError.self) {
-            try backend.transaction { tx in
+            try db.transaction { tx in
                 var other = RelAuthor(id: nil, name: "Brontë")
                 try tx.insert(&other)
                 _ = try tx.delete(book)
             }
         }
-        #expect(try backend.integer("SELECT count(*) FROM rel_authors") == 1)
-        #expect(try backend.find(RelBook.self, id: try #require(book.id)) == book)
+        #expect(try db.fetchOne(Int64.self, sql: "SELECT count(*) FROM rel_authors") == 1)
+        #expect(try db.find(RelBook.self, id: try #require(book.id)) == book)
     }
 
     /// A key declared on a table that exists already changes nothing in it: no constraint, no
     /// index, a dangling key is accepted as before.
-    static func existingTableIsLeftAsItIs(_ backend: some RelationTestBackend) throws {
-        try backend.execute(
-            """
-            CREATE TABLE rel_legacy_books (id INTEGER PRIMARY KEY, "authorID" INTEGER NOT NULL, title TEXT NOT NULL)
-            """)
+    static func existingTableIsLeftAsItIs(_ db: some ModelContext, _ backend: ParityBackend) throws {
+        try db.execute(
+            sql:
+                """
+                CREATE TABLE rel_legacy_books (id INTEGER PRIMARY KEY, "authorID" INTEGER NOT NULL, title TEXT NOT NULL)
+                """)
         var legacy = RelLegacyBook(id: 1, authorID: 42, title: "Unreferenced")
-        try backend.insert(&legacy)
-        #expect(try backend.find(RelLegacyBook.self, id: 1) == legacy)
-        #expect(try backend.foreignKeys(of: "rel_legacy_books") == [])
-        #expect(try !backend.indexedColumns(of: "rel_legacy_books").contains("authorID"))
+        try db.insert(&legacy)
+        #expect(try db.find(RelLegacyBook.self, id: 1) == legacy)
+        #expect(try backend.foreignKeys(of: "rel_legacy_books", in: db) == [])
+        #expect(try !backend.indexedColumns(of: "rel_legacy_books", in: db).contains("authorID"))
     }
 
     /// Two models referencing each other: the first use creates both tables with both keys.
-    static func modelsReferencingEachOther(_ backend: some RelationTestBackend) throws {
+    static func modelsReferencingEachOther(_ db: some ModelContext, _ backend: ParityBackend) throws {
         var team = RelTeam(id: nil, captainID: nil)
-        try backend.insert(&team)
+        try db.insert(&team)
         var member = RelMember(id: nil, teamID: try #require(team.id))
-        try backend.insert(&member)
+        try db.insert(&member)
         team.captainID = member.id
-        try backend.update(team)
-        #expect(try backend.foreignKeys(of: "rel_teams") == ["captainID SET NULL"])
-        #expect(try backend.foreignKeys(of: "rel_members") == ["teamID CASCADE"])
+        try db.update(team)
+        #expect(try backend.foreignKeys(of: "rel_teams", in: db) == ["captainID SET NULL"])
+        #expect(try backend.foreignKeys(of: "rel_members", in: db) == ["teamID CASCADE"])
         var stranger = RelMember(id: nil, teamID: 777)
-        expectError(.constraintForeignKey) { try backend.insert(&stranger) }
-        #expect(try backend.delete(member))
-        #expect(try backend.find(RelTeam.self, id: try #require(team.id))?.captainID == nil)
+        expectError(.constraintForeignKey) { try db.insert(&stranger) }
+        #expect(try db.delete(member))
+        #expect(try db.find(RelTeam.self, id: try #require(team.id))?.captainID == nil)
     }
 }

@@ -1,37 +1,65 @@
 import Foundation
 import LiteRecord
 import LiteRecordPostgres
+import LiteRecordTestSupport
 import Testing
 
-// Versioned migrations: the same checks with one `Migrator` on SQLite and on PostgreSQL.
+// Versioned migrations: the same checks with one `Migrator` on an in-memory SQLite database, a
+// SQLite file and PostgreSQL.
 
-@Suite struct SQLiteMigratorParityTests {
-    @Test func runsOnceInOrder() throws { try MigratorParityChecks.runsOnceInOrder(try SQLiteMigrations()) }
-    @Test func failureRollsBack() throws { try MigratorParityChecks.failureRollsBack(try SQLiteMigrations()) }
-    @Test func unknownApplied() throws { try MigratorParityChecks.unknownApplied(try SQLiteMigrations()) }
-    @Test func duplicateName() throws { try MigratorParityChecks.duplicateName(try SQLiteMigrations()) }
-    @Test func upTo() throws { try MigratorParityChecks.upTo(try SQLiteMigrations()) }
-    @Test func hostileNames() throws { try MigratorParityChecks.hostileNames(try SQLiteMigrations()) }
-    @Test func insideTransaction() throws {
-        try MigratorParityChecks.insideTransaction(try SQLiteMigrations())
+@Suite(.offCooperativePool) struct SQLiteMigratorParityTests {
+    let backend = ParityBackend.sqliteMemory
+    @Test func runsOnceInOrder() throws {
+        try backend.run { try MigratorParityChecks.runsOnceInOrder($0, $1) }
     }
-    @Test func concurrentRuns() throws { try MigratorParityChecks.concurrentRuns(try SQLiteMigrations()) }
+    @Test func failureRollsBack() throws {
+        try backend.run { try MigratorParityChecks.failureRollsBack($0, $1) }
+    }
+    @Test func unknownApplied() throws { try backend.run { try MigratorParityChecks.unknownApplied($0, $1) } }
+    @Test func duplicateName() throws { try backend.run { try MigratorParityChecks.duplicateName($0, $1) } }
+    @Test func upTo() throws { try backend.run { try MigratorParityChecks.upTo($0, $1) } }
+    @Test func hostileNames() throws { try backend.run { try MigratorParityChecks.hostileNames($0, $1) } }
+    @Test func insideTransaction() throws {
+        try backend.run { try MigratorParityChecks.insideTransaction($0, $1) }
+    }
+    @Test func concurrentRuns() throws { try backend.run { try MigratorParityChecks.concurrentRuns($0, $1) } }
 }
 
-@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage))
-struct PostgresMigratorParityTests {
-    @Test func runsOnceInOrder() throws { try MigratorParityChecks.runsOnceInOrder(try PostgresMigrations()) }
+@Suite(.offCooperativePool) struct SQLiteFileMigratorParityTests {
+    let backend = ParityBackend.sqliteFile
+    @Test func runsOnceInOrder() throws {
+        try backend.run { try MigratorParityChecks.runsOnceInOrder($0, $1) }
+    }
     @Test func failureRollsBack() throws {
-        try MigratorParityChecks.failureRollsBack(try PostgresMigrations())
+        try backend.run { try MigratorParityChecks.failureRollsBack($0, $1) }
     }
-    @Test func unknownApplied() throws { try MigratorParityChecks.unknownApplied(try PostgresMigrations()) }
-    @Test func duplicateName() throws { try MigratorParityChecks.duplicateName(try PostgresMigrations()) }
-    @Test func upTo() throws { try MigratorParityChecks.upTo(try PostgresMigrations()) }
-    @Test func hostileNames() throws { try MigratorParityChecks.hostileNames(try PostgresMigrations()) }
+    @Test func unknownApplied() throws { try backend.run { try MigratorParityChecks.unknownApplied($0, $1) } }
+    @Test func duplicateName() throws { try backend.run { try MigratorParityChecks.duplicateName($0, $1) } }
+    @Test func upTo() throws { try backend.run { try MigratorParityChecks.upTo($0, $1) } }
+    @Test func hostileNames() throws { try backend.run { try MigratorParityChecks.hostileNames($0, $1) } }
     @Test func insideTransaction() throws {
-        try MigratorParityChecks.insideTransaction(try PostgresMigrations())
+        try backend.run { try MigratorParityChecks.insideTransaction($0, $1) }
     }
-    @Test func concurrentRuns() throws { try MigratorParityChecks.concurrentRuns(try PostgresMigrations()) }
+    @Test func concurrentRuns() throws { try backend.run { try MigratorParityChecks.concurrentRuns($0, $1) } }
+}
+
+@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage), .offCooperativePool)
+struct PostgresMigratorParityTests {
+    let backend = ParityBackend.postgres
+    @Test func runsOnceInOrder() throws {
+        try backend.run { try MigratorParityChecks.runsOnceInOrder($0, $1) }
+    }
+    @Test func failureRollsBack() throws {
+        try backend.run { try MigratorParityChecks.failureRollsBack($0, $1) }
+    }
+    @Test func unknownApplied() throws { try backend.run { try MigratorParityChecks.unknownApplied($0, $1) } }
+    @Test func duplicateName() throws { try backend.run { try MigratorParityChecks.duplicateName($0, $1) } }
+    @Test func upTo() throws { try backend.run { try MigratorParityChecks.upTo($0, $1) } }
+    @Test func hostileNames() throws { try backend.run { try MigratorParityChecks.hostileNames($0, $1) } }
+    @Test func insideTransaction() throws {
+        try backend.run { try MigratorParityChecks.insideTransaction($0, $1) }
+    }
+    @Test func concurrentRuns() throws { try backend.run { try MigratorParityChecks.concurrentRuns($0, $1) } }
 
     /// PostgreSQL aborts the transaction of a statement that fails, even when the migration
     /// catches the error: the migration must then fail and leave nothing, not be recorded.
@@ -80,84 +108,5 @@ struct PostgresMigratorParityTests {
         let underlying = try #require(error.underlyingError as? DatabaseError)
         #expect(underlying.resultCode == .misuse)
         #expect(try migrator.appliedMigrations(in: database) == [])
-    }
-}
-
-/// A migrator on one backend, its migrations written once against ``TestBackend``.
-protocol MigrationsUnderTest: Sendable {
-    /// The database the migrations run on.
-    var backend: any TestBackend { get }
-    /// A new, empty migrator on the same database.
-    func makeMigrator() -> any MigratorUnderTest
-}
-
-protocol MigratorUnderTest: Sendable {
-    mutating func register(_ name: String, _ body: @escaping @Sendable (any TestBackend) throws -> Void)
-    func migrate() throws
-    func migrate(upTo name: String) throws
-    func applied() throws -> [String]
-    func hasCompleted() throws -> Bool
-    /// Runs `migrate()` inside a transaction of the database, then throws `rollback` when given.
-    func migrateInTransaction(thenThrow rollback: (any Error)?) throws
-}
-
-struct SQLiteMigrations: MigrationsUnderTest {
-    let database: Database
-    var backend: any TestBackend { SQLiteBackend(context: database) }
-
-    init() throws {
-        // A file, so that concurrent runs use several connections, as on PostgreSQL.
-        database = try Database(.temporary)
-    }
-
-    func makeMigrator() -> any MigratorUnderTest { Wrapped(database: database) }
-
-    struct Wrapped: MigratorUnderTest {
-        let database: Database
-        var migrator = Migrator()
-
-        mutating func register(_ name: String, _ body: @escaping @Sendable (any TestBackend) throws -> Void) {
-            migrator.registerMigration(name) { connection in try body(SQLiteBackend(context: connection)) }
-        }
-        func migrate() throws { try migrator.migrate(database) }
-        func migrate(upTo name: String) throws { try migrator.migrate(database, upTo: name) }
-        func applied() throws -> [String] { try migrator.appliedMigrations(in: database) }
-        func hasCompleted() throws -> Bool { try migrator.hasCompletedMigrations(in: database) }
-        func migrateInTransaction(thenThrow rollback: (any Error)?) throws {
-            try database.transaction { tx in
-                try migrator.migrate(tx)
-                if let rollback { throw rollback }
-            }
-        }
-    }
-}
-
-struct PostgresMigrations: MigrationsUnderTest {
-    let database: PostgresDatabase
-    var backend: any TestBackend { PostgresBackend(context: database) }
-
-    init() throws {
-        database = try PostgresTestServer.freshDatabase()
-    }
-
-    func makeMigrator() -> any MigratorUnderTest { Wrapped(database: database) }
-
-    struct Wrapped: MigratorUnderTest {
-        let database: PostgresDatabase
-        var migrator = Migrator()
-
-        mutating func register(_ name: String, _ body: @escaping @Sendable (any TestBackend) throws -> Void) {
-            migrator.registerMigration(name) { tx in try body(PostgresBackend(context: tx)) }
-        }
-        func migrate() throws { try migrator.migrate(database) }
-        func migrate(upTo name: String) throws { try migrator.migrate(database, upTo: name) }
-        func applied() throws -> [String] { try migrator.appliedMigrations(in: database) }
-        func hasCompleted() throws -> Bool { try migrator.hasCompletedMigrations(in: database) }
-        func migrateInTransaction(thenThrow rollback: (any Error)?) throws {
-            try database.transaction { tx in
-                try migrator.migrate(tx)
-                if let rollback { throw rollback }
-            }
-        }
     }
 }

@@ -1,75 +1,118 @@
 import Foundation
 import LiteRecord
+import LiteRecordTestSupport
 import Testing
 
-// The same checks (BackendParityChecks.swift, QueryParityChecks.swift) on each backend.
+// The same checks (BackendParityChecks.swift, QueryParityChecks.swift, ...), written once against
+// the library's protocols, on each backend: an in-memory SQLite database, a SQLite file and
+// PostgreSQL. The PostgreSQL suites are skipped, with the message, when no server is
+// configured: `swift test` passes on a machine without PostgreSQL; `.ci/run` starts one and sets
+// the variable (and runs every `Postgres...ParityTests` again on an ICU database).
 
-@Suite struct SQLiteParityTests {
-    @Test func modelRoundTrip() throws { try ParityChecks.modelRoundTrip(SQLiteBackend.temporary()) }
-    @Test func hostileInput() throws { try ParityChecks.hostileInput(SQLiteBackend.temporary()) }
+@Suite(.offCooperativePool) struct SQLiteParityTests {
+    let backend = ParityBackend.sqliteMemory
+    @Test func modelRoundTrip() throws { try backend.run { try ParityChecks.modelRoundTrip($0, $1) } }
+    @Test func hostileInput() throws { try backend.run { try ParityChecks.hostileInput($0, $1) } }
     @Test func nanParameterIsRefused() throws {
-        try ParityChecks.nanParameterIsRefused(SQLiteBackend.temporary())
+        try backend.run { try ParityChecks.nanParameterIsRefused($0, $1) }
     }
-    @Test func constraintErrors() throws { try ParityChecks.constraintErrors(SQLiteBackend.temporary()) }
-    @Test func transactions() throws { try ParityChecks.transactions(SQLiteBackend.temporary()) }
-    @Test func concurrency() throws { try ParityChecks.concurrency(SQLiteBackend.temporary()) }
-    @Test func queryDifferential() throws { try QueryParityChecks.differential(SQLiteBackend.temporary()) }
+    @Test func constraintErrors() throws { try backend.run { try ParityChecks.constraintErrors($0, $1) } }
+    @Test func transactions() throws { try backend.run { try ParityChecks.transactions($0, $1) } }
+    @Test func concurrency() throws { try backend.run { try ParityChecks.concurrency($0, $1) } }
+    @Test func queryDifferential() throws { try backend.run { try QueryParityChecks.differential($0, $1) } }
     @Test func fetchFromATable() throws {
-        try TableFetchParityChecks.fetchFromATable(SQLiteBackend.temporary())
+        try backend.run { try TableFetchParityChecks.fetchFromATable($0, $1) }
     }
-    @Test func savepoints() throws { try SavepointParityChecks.savepoints(SQLiteBackend.temporary()) }
+    @Test func savepoints() throws { try backend.run { try SavepointParityChecks.savepoints($0, $1) } }
 }
 
-// Skipped, with the message, when no server is configured: `swift test` passes on a machine
-// without PostgreSQL; `.ci/run` starts one and sets the variable.
-@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage))
-struct PostgresParityTests {
-    @Test func modelRoundTrip() throws { try ParityChecks.modelRoundTrip(PostgresTestServer.backend()) }
-    @Test func hostileInput() throws { try ParityChecks.hostileInput(PostgresTestServer.backend()) }
+@Suite(.offCooperativePool) struct SQLiteFileParityTests {
+    let backend = ParityBackend.sqliteFile
+    @Test func modelRoundTrip() throws { try backend.run { try ParityChecks.modelRoundTrip($0, $1) } }
+    @Test func hostileInput() throws { try backend.run { try ParityChecks.hostileInput($0, $1) } }
     @Test func nanParameterIsRefused() throws {
-        try ParityChecks.nanParameterIsRefused(PostgresTestServer.backend())
+        try backend.run { try ParityChecks.nanParameterIsRefused($0, $1) }
     }
-    @Test func constraintErrors() throws { try ParityChecks.constraintErrors(PostgresTestServer.backend()) }
-    @Test func transactions() throws { try ParityChecks.transactions(PostgresTestServer.backend()) }
-    @Test func concurrency() throws { try ParityChecks.concurrency(PostgresTestServer.backend()) }
-    @Test func queryDifferential() throws { try QueryParityChecks.differential(PostgresTestServer.backend()) }
+    @Test func constraintErrors() throws { try backend.run { try ParityChecks.constraintErrors($0, $1) } }
+    @Test func transactions() throws { try backend.run { try ParityChecks.transactions($0, $1) } }
+    @Test func concurrency() throws { try backend.run { try ParityChecks.concurrency($0, $1) } }
+    @Test func queryDifferential() throws { try backend.run { try QueryParityChecks.differential($0, $1) } }
     @Test func fetchFromATable() throws {
-        try TableFetchParityChecks.fetchFromATable(PostgresTestServer.backend())
+        try backend.run { try TableFetchParityChecks.fetchFromATable($0, $1) }
     }
-    @Test func savepoints() throws { try SavepointParityChecks.savepoints(PostgresTestServer.backend()) }
+    @Test func savepoints() throws { try backend.run { try SavepointParityChecks.savepoints($0, $1) } }
+}
+
+@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage), .offCooperativePool)
+struct PostgresParityTests {
+    let backend = ParityBackend.postgres
+    @Test func modelRoundTrip() throws { try backend.run { try ParityChecks.modelRoundTrip($0, $1) } }
+    @Test func hostileInput() throws { try backend.run { try ParityChecks.hostileInput($0, $1) } }
+    @Test func nanParameterIsRefused() throws {
+        try backend.run { try ParityChecks.nanParameterIsRefused($0, $1) }
+    }
+    @Test func constraintErrors() throws { try backend.run { try ParityChecks.constraintErrors($0, $1) } }
+    @Test func transactions() throws { try backend.run { try ParityChecks.transactions($0, $1) } }
+    @Test func concurrency() throws { try backend.run { try ParityChecks.concurrency($0, $1) } }
+    @Test func queryDifferential() throws { try backend.run { try QueryParityChecks.differential($0, $1) } }
+    @Test func fetchFromATable() throws {
+        try backend.run { try TableFetchParityChecks.fetchFromATable($0, $1) }
+    }
+    @Test func savepoints() throws { try backend.run { try SavepointParityChecks.savepoints($0, $1) } }
 }
 
 // The query language beyond comparisons (QueryLanguageParityChecks.swift,
-// QueryChangesParityChecks.swift) on each backend.
+// QueryChangesParityChecks.swift).
 
-@Suite struct SQLiteQueryLanguageParityTests {
+@Suite(.offCooperativePool) struct SQLiteQueryLanguageParityTests {
+    let backend = ParityBackend.sqliteMemory
     @Test func textAndJSONDifferential() throws {
-        try QueryLanguageParityChecks.differential(SQLiteBackend.temporary())
+        try backend.run { try QueryLanguageParityChecks.differential($0, $1) }
     }
     @Test func updateAndDelete() throws {
-        try QueryChangesParityChecks.updateAndDelete(SQLiteBackend.temporary())
+        try backend.run { try QueryChangesParityChecks.updateAndDelete($0, $1) }
     }
-    @Test func arithmetic() throws { try QueryChangesParityChecks.arithmetic(SQLiteBackend.temporary()) }
+    @Test func arithmetic() throws { try backend.run { try QueryChangesParityChecks.arithmetic($0, $1) } }
 }
 
-@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage))
+@Suite(.offCooperativePool) struct SQLiteFileQueryLanguageParityTests {
+    let backend = ParityBackend.sqliteFile
+    @Test func textAndJSONDifferential() throws {
+        try backend.run { try QueryLanguageParityChecks.differential($0, $1) }
+    }
+    @Test func updateAndDelete() throws {
+        try backend.run { try QueryChangesParityChecks.updateAndDelete($0, $1) }
+    }
+    @Test func arithmetic() throws { try backend.run { try QueryChangesParityChecks.arithmetic($0, $1) } }
+}
+
+@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage), .offCooperativePool)
 struct PostgresQueryLanguageParityTests {
+    let backend = ParityBackend.postgres
     @Test func textAndJSONDifferential() throws {
-        try QueryLanguageParityChecks.differential(PostgresTestServer.backend())
+        try backend.run { try QueryLanguageParityChecks.differential($0, $1) }
     }
     @Test func updateAndDelete() throws {
-        try QueryChangesParityChecks.updateAndDelete(PostgresTestServer.backend())
+        try backend.run { try QueryChangesParityChecks.updateAndDelete($0, $1) }
     }
-    @Test func arithmetic() throws { try QueryChangesParityChecks.arithmetic(PostgresTestServer.backend()) }
+    @Test func arithmetic() throws { try backend.run { try QueryChangesParityChecks.arithmetic($0, $1) } }
 }
 
-@Suite struct SQLiteAggregateParityTests {
-    @Test func aggregates() throws { try QueryAggregateParityChecks.aggregates(SQLiteBackend.temporary()) }
-    @Test func pagination() throws { try QueryAggregateParityChecks.pagination(SQLiteBackend.temporary()) }
+@Suite(.offCooperativePool) struct SQLiteAggregateParityTests {
+    let backend = ParityBackend.sqliteMemory
+    @Test func aggregates() throws { try backend.run { try QueryAggregateParityChecks.aggregates($0, $1) } }
+    @Test func pagination() throws { try backend.run { try QueryAggregateParityChecks.pagination($0, $1) } }
 }
 
-@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage))
+@Suite(.offCooperativePool) struct SQLiteFileAggregateParityTests {
+    let backend = ParityBackend.sqliteFile
+    @Test func aggregates() throws { try backend.run { try QueryAggregateParityChecks.aggregates($0, $1) } }
+    @Test func pagination() throws { try backend.run { try QueryAggregateParityChecks.pagination($0, $1) } }
+}
+
+@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage), .offCooperativePool)
 struct PostgresAggregateParityTests {
-    @Test func aggregates() throws { try QueryAggregateParityChecks.aggregates(PostgresTestServer.backend()) }
-    @Test func pagination() throws { try QueryAggregateParityChecks.pagination(PostgresTestServer.backend()) }
+    let backend = ParityBackend.postgres
+    @Test func aggregates() throws { try backend.run { try QueryAggregateParityChecks.aggregates($0, $1) } }
+    @Test func pagination() throws { try backend.run { try QueryAggregateParityChecks.pagination($0, $1) } }
 }

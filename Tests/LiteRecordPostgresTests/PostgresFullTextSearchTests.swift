@@ -1,33 +1,45 @@
 import Foundation
 import LiteRecord
 import LiteRecordPostgres
+import LiteRecordTestSupport
 import Testing
 
 // Full-text search on each backend (FullTextSearchParityChecks), and what only PostgreSQL has:
 // the generated search column, added to a table that lacks it, rebuilt or dropped with the
 // schema, and never read into a model.
 
-@Suite struct SQLiteFullTextSearchParityTests {
-    @Test func words() throws { try FullTextSearchParityChecks.words(SQLiteBackend.temporary()) }
-    @Test func hostileText() throws { try FullTextSearchParityChecks.hostileText(SQLiteBackend.temporary()) }
+@Suite(.offCooperativePool) struct SQLiteFullTextSearchParityTests {
+    let backend = ParityBackend.sqliteMemory
+    @Test func words() throws { try backend.run { try FullTextSearchParityChecks.words($0, $1) } }
+    @Test func hostileText() throws { try backend.run { try FullTextSearchParityChecks.hostileText($0, $1) } }
     @Test func indexFollowsWrites() throws {
-        try FullTextSearchParityChecks.indexFollowsWrites(SQLiteBackend.temporary())
+        try backend.run { try FullTextSearchParityChecks.indexFollowsWrites($0, $1) }
     }
-    @Test func ranking() throws { try FullTextSearchParityChecks.ranking(SQLiteBackend.temporary()) }
-    @Test func snippets() throws { try FullTextSearchParityChecks.snippets(SQLiteBackend.temporary()) }
+    @Test func ranking() throws { try backend.run { try FullTextSearchParityChecks.ranking($0, $1) } }
+    @Test func snippets() throws { try backend.run { try FullTextSearchParityChecks.snippets($0, $1) } }
 }
 
-@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage))
-struct PostgresFullTextSearchParityTests {
-    @Test func words() throws { try FullTextSearchParityChecks.words(PostgresTestServer.backend()) }
-    @Test func hostileText() throws {
-        try FullTextSearchParityChecks.hostileText(PostgresTestServer.backend())
-    }
+@Suite(.offCooperativePool) struct SQLiteFileFullTextSearchParityTests {
+    let backend = ParityBackend.sqliteFile
+    @Test func words() throws { try backend.run { try FullTextSearchParityChecks.words($0, $1) } }
+    @Test func hostileText() throws { try backend.run { try FullTextSearchParityChecks.hostileText($0, $1) } }
     @Test func indexFollowsWrites() throws {
-        try FullTextSearchParityChecks.indexFollowsWrites(PostgresTestServer.backend())
+        try backend.run { try FullTextSearchParityChecks.indexFollowsWrites($0, $1) }
     }
-    @Test func ranking() throws { try FullTextSearchParityChecks.ranking(PostgresTestServer.backend()) }
-    @Test func snippets() throws { try FullTextSearchParityChecks.snippets(PostgresTestServer.backend()) }
+    @Test func ranking() throws { try backend.run { try FullTextSearchParityChecks.ranking($0, $1) } }
+    @Test func snippets() throws { try backend.run { try FullTextSearchParityChecks.snippets($0, $1) } }
+}
+
+@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage), .offCooperativePool)
+struct PostgresFullTextSearchParityTests {
+    let backend = ParityBackend.postgres
+    @Test func words() throws { try backend.run { try FullTextSearchParityChecks.words($0, $1) } }
+    @Test func hostileText() throws { try backend.run { try FullTextSearchParityChecks.hostileText($0, $1) } }
+    @Test func indexFollowsWrites() throws {
+        try backend.run { try FullTextSearchParityChecks.indexFollowsWrites($0, $1) }
+    }
+    @Test func ranking() throws { try backend.run { try FullTextSearchParityChecks.ranking($0, $1) } }
+    @Test func snippets() throws { try backend.run { try FullTextSearchParityChecks.snippets($0, $1) } }
 }
 
 private struct Article: Model, Equatable {

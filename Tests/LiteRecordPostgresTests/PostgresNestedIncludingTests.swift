@@ -18,7 +18,7 @@ private func describe(_ tree: [(ChinookArtist, [(ChinookAlbum, [ChinookTrack])])
 struct PostgresNestedIncludingTests {
     @Test func asyncFetchesGiveTheSyncTrees() async throws {
         let pg = try PostgresTestServer.freshDatabase()
-        let data = try ChinookData.make(on: PostgresBackend(context: pg))
+        let data = try ChinookData.make(on: pg)
         let query = pg.query(ChinookArtist.self).order { $0.artistId.descending }.limit(12)
             .including(all: ChinookAlbum.self) {
                 $0.order { $0.albumId.ascending }.including(all: ChinookTrack.self) {
@@ -44,7 +44,7 @@ struct PostgresNestedIncludingTests {
 
     @Test func aTreeBuiltInATransactionReadsItsUncommittedRows() throws {
         let pg = try PostgresTestServer.freshDatabase()
-        _ = try ChinookData.make(on: PostgresBackend(context: pg))
+        _ = try ChinookData.make(on: pg)
         let lines = try pg.transaction { tx -> [String] in
             var artist = ChinookArtist(artistId: 500, name: "New")
             try tx.insert(&artist)

@@ -1,27 +1,41 @@
 import Foundation
 import LiteRecord
+import LiteRecordTestSupport
 import Testing
 
 // Projections, grouping and forEach (ProjectionParityChecks.swift, ForEachParityChecks.swift) on
-// each backend.
+// each backend: an in-memory SQLite database, a SQLite file and PostgreSQL.
 
-@Suite struct SQLiteProjectionParityTests {
-    @Test func projections() throws { try ProjectionParityChecks.projections(SQLiteBackend.temporary()) }
-    @Test func grouping() throws { try ProjectionParityChecks.grouping(SQLiteBackend.temporary()) }
-    @Test func errors() throws { try ProjectionParityChecks.errors(SQLiteBackend.temporary()) }
-    @Test func forEach() throws { try ForEachParityChecks.iteration(SQLiteBackend.temporary()) }
+@Suite(.offCooperativePool) struct SQLiteProjectionParityTests {
+    let backend = ParityBackend.sqliteMemory
+    @Test func projections() throws { try backend.run { try ProjectionParityChecks.projections($0, $1) } }
+    @Test func grouping() throws { try backend.run { try ProjectionParityChecks.grouping($0, $1) } }
+    @Test func errors() throws { try backend.run { try ProjectionParityChecks.errors($0, $1) } }
+    @Test func forEach() throws { try backend.run { try ForEachParityChecks.iteration($0, $1) } }
     @Test func forEachInsideATransaction() throws {
-        try ForEachParityChecks.insideTransaction(SQLiteBackend.temporary())
+        try backend.run { try ForEachParityChecks.insideTransaction($0, $1) }
     }
 }
 
-@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage))
-struct PostgresProjectionParityTests {
-    @Test func projections() throws { try ProjectionParityChecks.projections(PostgresTestServer.backend()) }
-    @Test func grouping() throws { try ProjectionParityChecks.grouping(PostgresTestServer.backend()) }
-    @Test func errors() throws { try ProjectionParityChecks.errors(PostgresTestServer.backend()) }
-    @Test func forEach() throws { try ForEachParityChecks.iteration(PostgresTestServer.backend()) }
+@Suite(.offCooperativePool) struct SQLiteFileProjectionParityTests {
+    let backend = ParityBackend.sqliteFile
+    @Test func projections() throws { try backend.run { try ProjectionParityChecks.projections($0, $1) } }
+    @Test func grouping() throws { try backend.run { try ProjectionParityChecks.grouping($0, $1) } }
+    @Test func errors() throws { try backend.run { try ProjectionParityChecks.errors($0, $1) } }
+    @Test func forEach() throws { try backend.run { try ForEachParityChecks.iteration($0, $1) } }
     @Test func forEachInsideATransaction() throws {
-        try ForEachParityChecks.insideTransaction(PostgresTestServer.backend())
+        try backend.run { try ForEachParityChecks.insideTransaction($0, $1) }
+    }
+}
+
+@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage), .offCooperativePool)
+struct PostgresProjectionParityTests {
+    let backend = ParityBackend.postgres
+    @Test func projections() throws { try backend.run { try ProjectionParityChecks.projections($0, $1) } }
+    @Test func grouping() throws { try backend.run { try ProjectionParityChecks.grouping($0, $1) } }
+    @Test func errors() throws { try backend.run { try ProjectionParityChecks.errors($0, $1) } }
+    @Test func forEach() throws { try backend.run { try ForEachParityChecks.iteration($0, $1) } }
+    @Test func forEachInsideATransaction() throws {
+        try backend.run { try ForEachParityChecks.insideTransaction($0, $1) }
     }
 }

@@ -7,17 +7,16 @@ import Testing
 // failures (an overflow, a string function a backend cannot compute) change nothing.
 
 enum QueryChangesParityChecks {
-    static func updateAndDelete(_ backend: some TestBackend) throws {
-        var records = try QueryLanguageParityChecks.insertRandom(backend, count: 60, seed: 99)
+    static func updateAndDelete(_ db: some ModelContext, _ backend: ParityBackend) throws {
+        var records = try QueryLanguageParityChecks.insertRandom(db, count: 60, seed: 99)
         func readBack() throws -> [TextRecord] {
-            try backend.fetchAll(TextRecord.self, where: nil, order: { $0.id.ascending }, limit: nil)
+            try db.query(TextRecord.self).order { $0.id.ascending }.fetchAll()
         }
 
         // An expression per row, on the rows a text predicate selects.
-        let raised = try backend.updateAll(
-            TextRecord.self, where: { $0.text.caseInsensitiveContains("a") }, order: nil, limit: nil,
-            offset: nil,
-            set: { [$0.level.set(to: $0.level * 2 + 1)] })
+        let raised = try db.query(TextRecord.self).where { $0.text.caseInsensitiveContains("a") }.updateAll {
+            [$0.level.set(to: $0.level * 2 + 1)]
+        }
         var expectedRaised = 0
         for index in records.indices where records[index].text.asciiLowercased.bytesContain("a") {
             records[index].level = records[index].level * 2 + 1
@@ -28,9 +27,9 @@ enum QueryChangesParityChecks {
 
         // Hostile values are bound, stored and read back unchanged.
         let hostile = "O'Brien\"; DROP TABLE text_records; -- 100% _\\ 👍🏽"
-        let renamed = try backend.updateAll(
-            TextRecord.self, where: { $0.tags.contains("pro") }, order: nil, limit: nil, offset: nil,
-            set: { [$0.nick.set(to: hostile), $0.tags.set(to: ["it's", "%"])] })
+        let renamed = try db.query(TextRecord.self).where { $0.tags.contains("pro") }.updateAll {
+            [$0.nick.set(to: hostile), $0.tags.set(to: ["it's", "%"])]
+        }
         var expectedRenamed = 0
         for index in records.indices where records[index].tags.contains("pro") {
             records[index].nick = hostile
@@ -41,9 +40,9 @@ enum QueryChangesParityChecks {
         #expect(try readBack() == records, "\(backend.name): hostile values after updateAll")
 
         // Limit and offset choose the rows in the query's order.
-        let top = try backend.updateAll(
-            TextRecord.self, where: { $0.level >= 0 }, order: { [$0.level.descending, $0.id.ascending] },
-            limit: 3, offset: 1, set: { [$0.nick.set(to: nil)] })
+        let top = try db.query(TextRecord.self).where { $0.level >= 0 }.order {
+            [$0.level.descending, $0.id.ascending]
+        }.limit(3).offset(1).updateAll { [$0.nick.set(to: nil)] }
         let chosen = records.filter { $0.level >= 0 }
             .sorted { ($0.level, -($0.id ?? 0)) > ($1.level, -($1.id ?? 0)) }.dropFirst().prefix(3)
             .compactMap(\.id)
@@ -55,39 +54,33 @@ enum QueryChangesParityChecks {
 
         // An overflow fails the statement and changes nothing.
         #expect(throws: DatabaseError.self, "\(backend.name)") {
-            try backend.updateAll(
-                TextRecord.self, where: nil, order: nil, limit: nil, offset: nil,
-                set: { [$0.level.set(to: $0.level + Int.max)] })
+            try db.query(TextRecord.self).updateAll { [$0.level.set(to: $0.level + Int.max)] }
         }
         #expect(try readBack() == records, "\(backend.name): nothing changed by the failed update")
 
         // Nothing to set changes nothing.
         #expect(
-            try backend.updateAll(
-                TextRecord.self, where: nil, order: nil, limit: nil, offset: nil, set: { _ in [] }) == 0)
+            try db.query(TextRecord.self).updateAll { _ in [] } == 0)
 
         // deleteAll with a JSON condition, then with a limit.
-        let deleted = try backend.deleteAll(
-            TextRecord.self, where: { $0.items.contains { $0.quantity > 2 } }, order: nil, limit: nil,
-            offset: nil)
+        let deleted = try db.query(TextRecord.self).where { $0.items.contains { $0.quantity > 2 } }
+            .deleteAll()
         let kept = records.filter { !$0.items.contains { $0.quantity > 2 } }
         #expect(deleted == records.count - kept.count)
         records = kept
         #expect(try readBack() == records, "\(backend.name): after deleteAll")
-        let firstTwo = try backend.deleteAll(
-            TextRecord.self, where: nil, order: { $0.id.ascending }, limit: 2, offset: nil)
+        let firstTwo = try db.query(TextRecord.self).order { $0.id.ascending }.limit(2).deleteAll()
         #expect(firstTwo == 2)
         records.removeFirst(2)
         #expect(try readBack() == records, "\(backend.name): after a limited deleteAll")
-        let none = try backend.deleteAll(
-            TextRecord.self, where: { $0.text.contains("\u{1F9A4}") }, order: nil, limit: nil, offset: nil)
+        let none = try db.query(TextRecord.self).where { $0.text.contains("\u{1F9A4}") }.deleteAll()
         #expect(none == 0)
         #expect(try readBack() == records)
     }
 
     /// Arithmetic in conditions and assignments: Swift's integer semantics on both backends.
-    static func arithmetic(_ backend: some TestBackend) throws {
-        var records = try QueryLanguageParityChecks.insertRandom(backend, count: 40, seed: 5)
+    static func arithmetic(_ db: some ModelContext, _ backend: ParityBackend) throws {
+        var records = try QueryLanguageParityChecks.insertRandom(db, count: 40, seed: 5)
         let shapes: [TextShape] = [
             TextShape(name: "level + 2 > 3", sql: { $0.level + 2 > 3 }, swift: { $0.level + 2 > 3 }),
             TextShape(name: "level / 2 == -1", sql: { $0.level / 2 == -1 }, swift: { $0.level / 2 == -1 }),
@@ -99,30 +92,46 @@ enum QueryChangesParityChecks {
         ]
         for shape in shapes {
             let expected = records.filter(shape.swift).compactMap(\.id)
-            let selected = try backend.fetchAll(
-                TextRecord.self, where: shape.sql, order: { $0.id.ascending }, limit: nil
-            )
-            .compactMap(\.id)
+            let selected = try db.query(TextRecord.self).where(shape.sql).order { $0.id.ascending }.fetchAll()
+                .compactMap(\.id)
             #expect(selected == expected, "\(backend.name): \(shape.name)")
         }
         #expect(throws: DatabaseError.self, "\(backend.name): division by zero") {
-            try backend.fetchAll(TextRecord.self, where: { $0.level / 0 > 1 }, order: nil, limit: nil)
+            try db.query(TextRecord.self).where { $0.level / 0 > 1 }.fetchAll()
         }
-        let changed = try backend.updateAll(
-            TextRecord.self, where: nil, order: nil, limit: nil, offset: nil,
-            set: { [$0.level.set(to: -$0.level)] })
+        let changed = try db.query(TextRecord.self).updateAll { [$0.level.set(to: -$0.level)] }
         #expect(changed == records.count)
         for index in records.indices { records[index].level = -records[index].level }
         #expect(
-            try backend.fetchAll(TextRecord.self, where: nil, order: { $0.id.ascending }, limit: nil)
+            try db.query(TextRecord.self).order { $0.id.ascending }.fetchAll()
                 == records)
     }
 }
 
+/// `sum`, `min`, `max` and `average` of TextRecord columns, as one backend computed them.
+struct TextAggregates: Equatable {
+    var levelSum: Int
+    var levelMin: Int?
+    var levelMax: Int?
+    var levelAverage: Double?
+    var nickMax: String?
+    var mathSum: Int
+    var mathAverage: Double?
+}
+
 // Aggregates and keyset pagination on both backends.
 enum QueryAggregateParityChecks {
-    static func aggregates(_ backend: some TestBackend) throws {
-        let records = try QueryLanguageParityChecks.insertRandom(backend, count: 80, seed: 11)
+    /// The aggregates of `TextRecord` columns over the rows `query` selects.
+    static func aggregates(of query: Query<TextRecord>) throws -> TextAggregates {
+        TextAggregates(
+            levelSum: try query.sum { $0.level }, levelMin: try query.min { $0.level },
+            levelMax: try query.max { $0.level }, levelAverage: try query.average { $0.level },
+            nickMax: try query.max { $0.nick }, mathSum: try query.sum { $0.scores["math"] },
+            mathAverage: try query.average { $0.scores["math"] })
+    }
+
+    static func aggregates(_ db: some ModelContext, _ backend: ParityBackend) throws {
+        let records = try QueryLanguageParityChecks.insertRandom(db, count: 80, seed: 11)
         let conditions: [(String, (Columns<TextRecord>) -> Condition, (TextRecord) -> Bool)] = [
             ("all", { $0.level > -100 }, { $0.level > -100 }),
             ("none", { $0.level > 100 }, { $0.level > 100 }),
@@ -138,7 +147,7 @@ enum QueryAggregateParityChecks {
                 nickMax: rows.compactMap(\.nick).max { $0.bytesPrecede($1) },
                 mathSum: maths.reduce(0, +),
                 mathAverage: maths.isEmpty ? nil : Double(maths.reduce(0, +)) / Double(maths.count))
-            var actual = try backend.aggregates(where: condition)
+            var actual = try aggregates(of: db.query(TextRecord.self).where(condition))
             // Averages agree to rounding.
             for (keyPath, value) in [
                 (\TextAggregates.levelAverage, expected.levelAverage), (\.mathAverage, expected.mathAverage),
@@ -152,8 +161,8 @@ enum QueryAggregateParityChecks {
     }
 
     /// Walking the pages gives every row once, in the order of the same query without pages.
-    static func pagination(_ backend: some TestBackend) throws {
-        let records = try QueryLanguageParityChecks.insertRandom(backend, count: 50, seed: 3)
+    static func pagination(_ db: some ModelContext, _ backend: ParityBackend) throws {
+        let records = try QueryLanguageParityChecks.insertRandom(db, count: 50, seed: 3)
         let both = { (record: TextRecord) in "\(record.nick ?? "<nil>")|\(record.level)" }
         let orders: [((Columns<TextRecord>) -> Ordering, (TextRecord) -> String)] = [
             ({ [$0.nick.ascending, $0.level.descending] }, both),  // each backend's own NULL placement
@@ -161,12 +170,12 @@ enum QueryAggregateParityChecks {
             ({ $0.level.descending }, { "\($0.level)" }),
         ]
         for (order, key) in orders {
-            let whole = try backend.fetchAll(TextRecord.self, where: nil, order: order, limit: nil)
+            let whole = try db.query(TextRecord.self).order(order).fetchAll()
             #expect(Set(whole.compactMap(\.id)) == Set(records.compactMap(\.id)))
             var walked: [TextRecord] = []
             var cursor: TextRecord?
             repeat {
-                let page = try backend.page(order: order, after: cursor, limit: 7)
+                let page = try db.query(TextRecord.self).order(order).page(after: cursor, limit: 7).fetchAll()
                 walked += page
                 cursor = page.last
                 if page.isEmpty { break }

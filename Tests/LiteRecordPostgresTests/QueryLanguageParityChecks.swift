@@ -180,34 +180,33 @@ enum QueryLanguageParityChecks {
         return shapes
     }
 
-    static func insertRandom(_ backend: some TestBackend, count: Int, seed: UInt64) throws -> [TextRecord] {
+    static func insertRandom(_ db: some ModelContext, count: Int, seed: UInt64) throws -> [TextRecord] {
         var generator = SplitMix64(state: seed)
         var records: [TextRecord] = []
         for _ in 0..<count {
             var record = TextRecord.random(using: &generator)
-            try backend.insert(&record)
+            try db.insert(&record)
             records.append(record)
         }
         return records
     }
 
     /// Every shape selects (and counts) the rows Swift selects, and the rows read back unchanged.
-    static func differential(_ backend: some TestBackend) throws {
-        let records = try insertRandom(backend, count: 200, seed: 2026)
-        let stored = try backend.fetchAll(TextRecord.self, where: nil, order: { $0.id.ascending }, limit: nil)
+    static func differential(_ db: some ModelContext, _ backend: ParityBackend) throws {
+        let records = try insertRandom(db, count: 200, seed: 2026)
+        let stored = try db.query(TextRecord.self).order { $0.id.ascending }.fetchAll()
         #expect(stored == records, "\(backend.name): hostile text and JSON read back unchanged")
         let shapes = HostileText.needles.flatMap(textShapes) + otherTextShapes + jsonShapes
         var failures: [String] = []
         var matchingShapes = 0
         for shape in shapes {
             let expected = records.filter(shape.swift).compactMap(\.id)
-            let selected = try backend.fetchAll(
-                TextRecord.self, where: shape.sql, order: { $0.id.ascending }, limit: nil
-            ).compactMap(\.id)
+            let selected = try db.query(TextRecord.self).where(shape.sql).order { $0.id.ascending }.fetchAll()
+                .compactMap(\.id)
             if selected != expected {
                 failures.append("\(shape.name): SQL \(selected.count) rows, Swift \(expected.count)")
             }
-            if try backend.count(TextRecord.self, where: shape.sql) != expected.count {
+            if try db.query(TextRecord.self).where(shape.sql).count() != expected.count {
                 failures.append("\(shape.name): count differs")
             }
             if !expected.isEmpty { matchingShapes += 1 }

@@ -67,34 +67,33 @@ enum QueryParityChecks {
         ]
     }
 
-    static func differential(_ backend: some TestBackend) throws {
+    static func differential(_ db: some ModelContext, _ backend: ParityBackend) throws {
         var generator = SplitMix64(state: 2024)
         var records: [ParityRecord] = []
         for index in 0..<120 {
             var record = ParityRecord.random(index, using: &generator)
-            try backend.insert(&record)
+            try db.insert(&record)
             records.append(record)
         }
         for shape in shapes {
             let expected = records.filter(shape.swift).compactMap(\.id).sorted()
-            let selected = try backend.fetchAll(
-                ParityRecord.self, where: shape.sql, order: { $0.id.ascending }, limit: nil
-            ).compactMap(\.id)
+            let selected = try db.query(ParityRecord.self).where(shape.sql).order { $0.id.ascending }
+                .fetchAll().compactMap(\.id)
             #expect(selected == expected, "\(backend.name): \(shape.name)")
-            #expect(try backend.count(ParityRecord.self, where: shape.sql) == expected.count, "\(shape.name)")
+            #expect(
+                try db.query(ParityRecord.self).where(shape.sql).count() == expected.count, "\(shape.name)")
         }
         // Ordering, limit: the top ten by score, ties broken by id.
-        let top = try backend.fetchAll(
-            ParityRecord.self, where: { $0.score > 0 }, order: { [$0.score.descending, $0.id.ascending] },
-            limit: 10)
+        let top = try db.query(ParityRecord.self).where { $0.score > 0 }.order {
+            [$0.score.descending, $0.id.ascending]
+        }.limit(10).fetchAll()
         let expectedTop = records.filter { $0.score > 0 }
             .sorted { ($0.score, -($0.id ?? 0)) > ($1.score, -($1.id ?? 0)) }.prefix(10)
         #expect(top.map(\.id) == expectedTop.map(\.id))
         // Text orders by bytes on both ("Bee" < "ace").
-        let names = try backend.fetchAll(
-            ParityRecord.self, where: { $0.nickname != nil },
-            order: { [$0.nickname.ascending, $0.id.ascending] },
-            limit: nil)
+        let names = try db.query(ParityRecord.self).where { $0.nickname != nil }.order {
+            [$0.nickname.ascending, $0.id.ascending]
+        }.fetchAll()
         #expect(names.compactMap(\.nickname) == names.compactMap(\.nickname).sorted())
     }
 }

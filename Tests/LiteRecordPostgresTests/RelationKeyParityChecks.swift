@@ -39,7 +39,8 @@ struct RKPPetTag: Model, Equatable {
 enum RelationKeyParityChecks {
     /// Random owners, pets and tags; `foreignSpellings` writes some keys in another spelling
     /// with raw SQL (SQLite only).
-    static func differential(_ backend: some RelationTestBackend, foreignSpellings: Bool) throws {
+    static func differential(_ db: some ModelContext, _ backend: ParityBackend, foreignSpellings: Bool) throws
+    {
         var random = SplitMix64(state: 30)
         let owners = (0..<10).map { RKPOwner(id: UUID(), name: "owner\($0 % 3)") }
         let tags = (0..<5).map { RKPTag(id: UUID(), label: "tag\($0)") }
@@ -53,60 +54,60 @@ enum RelationKeyParityChecks {
         }
         // The tables, made by LiteRecord, then emptied; the rows written with raw SQL.
         var firstOwner = owners[0]
-        try backend.insert(&firstOwner)
+        try db.insert(&firstOwner)
         var firstPet = RKPPet(id: nil, ownerId: owners[0].id, name: "first")
-        try backend.insert(&firstPet)
+        try db.insert(&firstPet)
         var firstTag = tags[0]
-        try backend.insert(&firstTag)
+        try db.insert(&firstTag)
         var firstLink = RKPPetTag(id: nil, petId: try #require(firstPet.id), tagId: tags[0].id)
-        try backend.insert(&firstLink)
-        try backend.execute("DELETE FROM rkp_pet_tags")
-        try backend.execute("DELETE FROM rkp_pets")
-        try backend.execute("DELETE FROM rkp_tags")
-        try backend.execute("DELETE FROM rkp_owners")
-        if foreignSpellings { try backend.execute("PRAGMA foreign_keys = OFF") }
+        try db.insert(&firstLink)
+        try db.execute(sql: "DELETE FROM rkp_pet_tags")
+        try db.execute(sql: "DELETE FROM rkp_pets")
+        try db.execute(sql: "DELETE FROM rkp_tags")
+        try db.execute(sql: "DELETE FROM rkp_owners")
+        if foreignSpellings { try db.execute(sql: "PRAGMA foreign_keys = OFF") }
         for owner in owners {
-            try backend.execute(
-                "INSERT INTO rkp_owners (id, name) VALUES (\(spelled(owner.id)), \(owner.name))")
+            try db.execute(
+                sql:
+                    "INSERT INTO rkp_owners (id, name) VALUES (\(spelled(owner.id)), \(owner.name))")
         }
         for tag in tags {
-            try backend.execute("INSERT INTO rkp_tags (id, label) VALUES (\(spelled(tag.id)), \(tag.label))")
+            try db.execute(sql: "INSERT INTO rkp_tags (id, label) VALUES (\(spelled(tag.id)), \(tag.label))")
         }
         for index in 0..<30 {
             let choice = Int.random(in: 0...owners.count, using: &random)
             let owner: DatabaseValue = choice == owners.count ? .null : spelled(owners[choice].id)
-            try backend.execute(
-                "INSERT INTO rkp_pets (\(identifier: "ownerId"), name) VALUES (\(owner), \("pet\(index % 4)"))"
+            try db.execute(
+                sql:
+                    "INSERT INTO rkp_pets (\(identifier: "ownerId"), name) VALUES (\(owner), \("pet\(index % 4)"))"
             )
         }
-        let petIDs = try backend.fetchAll(RKPPet.self).compactMap(\.id)
+        let petIDs = try db.fetchAll(RKPPet.self).compactMap(\.id)
         for _ in 0..<40 {
             let pet = petIDs[Int.random(in: 0..<petIDs.count, using: &random)]
             let tag = tags[Int.random(in: 0..<tags.count, using: &random)]
-            try backend.execute(
-                "INSERT INTO rkp_pet_tags (\(identifier: "petId"), \(identifier: "tagId")) VALUES (\(pet), \(spelled(tag.id)))"
+            try db.execute(
+                sql:
+                    "INSERT INTO rkp_pet_tags (\(identifier: "petId"), \(identifier: "tagId")) VALUES (\(pet), \(spelled(tag.id)))"
             )
         }
-        if foreignSpellings { try backend.execute("PRAGMA foreign_keys = ON") }
+        if foreignSpellings { try db.execute(sql: "PRAGMA foreign_keys = ON") }
 
-        let pets = try backend.fetchAll(RKPPet.self)
-        let links = try backend.fetchAll(RKPPetTag.self)
+        let pets = try db.fetchAll(RKPPet.self)
+        let links = try db.fetchAll(RKPPetTag.self)
         try #require(pets.count == 30 && links.count == 40)
 
-        let loaded = try backend.fetchAll(RootShape<RKPOwner>(), includingAll: RKPPet.self, via: nil) { $0 }
+        let loaded = try db.query(RKPOwner.self).including(all: RKPPet.self) { $0 }.fetchAll()
         #expect(loaded.count == owners.count)
         for (owner, children) in loaded {
             let expected = pets.filter { $0.ownerId == owner.id }.compactMap(\.id).sorted()
             #expect(children.compactMap(\.id).sorted() == expected, "\(backend.name) owner \(owner.id)")
         }
-        for (pet, owner) in try backend.fetchAll(
-            RootShape<RKPPet>(), includingOne: RKPOwner.self, via: nil, { $0 })
-        {
+        for (pet, owner) in try db.query(RKPPet.self).including(one: RKPOwner.self, { $0 }).fetchAll() {
             #expect(owner?.id == pet.ownerId.flatMap { id in owners.first { $0.id == id }?.id })
         }
-        for (pet, related) in try backend.fetchAll(
-            RootShape<RKPPet>(), includingAll: RKPTag.self, through: RKPPetTag.self, { $0 })
-        {
+        let tagged = try db.query(RKPPet.self).including(all: RKPTag.self, through: RKPPetTag.self, { $0 })
+        for (pet, related) in try tagged.fetchAll() {
             let expected = links.filter { $0.petId == pet.id }.map(\.tagId).sorted {
                 $0.uuidString < $1.uuidString
             }
@@ -114,7 +115,7 @@ enum RelationKeyParityChecks {
         }
         for name in ["owner0", "owner1", "owner2"] {
             let expected = pets.filter { pet in owners.contains { $0.id == pet.ownerId && $0.name == name } }
-            let found = try backend.fetchAll(RKPPet.self, whose: RKPOwner.self, via: nil) { $0.name == name }
+            let found = try db.query(RKPPet.self).where(RKPOwner.self) { $0.name == name }.fetchAll()
             #expect(
                 found.compactMap(\.id).sorted() == expected.compactMap(\.id).sorted(),
                 "\(backend.name) \(name)")
@@ -123,12 +124,13 @@ enum RelationKeyParityChecks {
             let expected = owners.filter { owner in
                 pets.contains { $0.ownerId == owner.id && $0.name == name }
             }
-            let found = try backend.fetchAll(RKPOwner.self, withAny: RKPPet.self, via: nil) {
+            let found = try db.query(RKPOwner.self).where(any: RKPPet.self) {
                 $0.name == name
-            }
+            }.fetchAll()
             #expect(Set(found.map(\.id)) == Set(expected.map(\.id)), "\(backend.name) \(name)")
             #expect(
-                try backend.count(RKPOwner.self, withAny: RKPPet.self) { $0.name == name } == expected.count)
+                try db.query(RKPOwner.self).where(any: RKPPet.self) { $0.name == name }.count()
+                    == expected.count)
         }
     }
 }

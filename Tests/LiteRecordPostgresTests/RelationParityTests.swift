@@ -1,122 +1,179 @@
 import Foundation
 import LiteRecord
 import LiteRecordPostgres
+import LiteRecordTestSupport
 import Testing
 
 // The relation checks (ForeignKeyParityChecks, RelationParityChecks, EagerLoadingParityChecks)
 // on each backend, and what only PostgreSQL can show: one scan of each table per eager load,
 // through the foreign key's index.
 
-@Suite struct SQLiteRelationParityTests {
+@Suite(.offCooperativePool) struct SQLiteRelationParityTests {
+    let backend = ParityBackend.sqliteMemory
     @Test func newTablesDeclareAndIndexTheirKeys() throws {
-        try ForeignKeyParityChecks.newTablesDeclareAndIndexTheirKeys(SQLiteBackend.temporary())
+        try backend.run { try ForeignKeyParityChecks.newTablesDeclareAndIndexTheirKeys($0, $1) }
     }
     @Test func danglingKeyIsAnError() throws {
-        try ForeignKeyParityChecks.danglingKeyIsAnError(SQLiteBackend.temporary())
+        try backend.run { try ForeignKeyParityChecks.danglingKeyIsAnError($0, $1) }
     }
     @Test func onDeleteActions() throws {
-        try ForeignKeyParityChecks.onDeleteActions(SQLiteBackend.temporary())
+        try backend.run { try ForeignKeyParityChecks.onDeleteActions($0, $1) }
     }
     @Test func refusedDeleteInATransactionKeepsNothing() throws {
-        try ForeignKeyParityChecks.refusedDeleteInATransactionKeepsNothing(SQLiteBackend.temporary())
+        try backend.run { try ForeignKeyParityChecks.refusedDeleteInATransactionKeepsNothing($0, $1) }
     }
     @Test func existingTableIsLeftAsItIs() throws {
-        try ForeignKeyParityChecks.existingTableIsLeftAsItIs(SQLiteBackend.temporary())
+        try backend.run { try ForeignKeyParityChecks.existingTableIsLeftAsItIs($0, $1) }
     }
     @Test func modelsReferencingEachOther() throws {
-        try ForeignKeyParityChecks.modelsReferencingEachOther(SQLiteBackend.temporary())
+        try backend.run { try ForeignKeyParityChecks.modelsReferencingEachOther($0, $1) }
     }
     @Test func filterDifferential() throws {
-        try RelationParityChecks.filterDifferential(SQLiteBackend.temporary())
+        try backend.run { try RelationParityChecks.filterDifferential($0, $1) }
     }
     @Test func filterOnAMissingRelatedTable() throws {
-        try RelationParityChecks.filterOnAMissingRelatedTable(SQLiteBackend.temporary())
+        try backend.run { try RelationParityChecks.filterOnAMissingRelatedTable($0, $1) }
     }
     @Test func filterWithoutARelationIsAnError() throws {
-        try RelationParityChecks.filterWithoutARelationIsAnError(SQLiteBackend.temporary())
+        try backend.run { try RelationParityChecks.filterWithoutARelationIsAnError($0, $1) }
     }
     @Test func eagerLoadingChinook() throws {
-        try EagerLoadingParityChecks.chinook(SQLiteBackend.temporary())
+        try backend.run { try EagerLoadingParityChecks.chinook($0, $1) }
     }
     @Test func eagerLoadingTextKeys() throws {
-        try EagerLoadingParityChecks.textKeys(SQLiteBackend.temporary())
+        try backend.run { try EagerLoadingParityChecks.textKeys($0, $1) }
     }
-    @Test func eagerLoadingErrors() throws { try EagerLoadingParityChecks.errors(SQLiteBackend.temporary()) }
+    @Test func eagerLoadingErrors() throws { try backend.run { try EagerLoadingParityChecks.errors($0, $1) } }
     @Test func searchInsideIncludingIsRefused() throws {
-        try EagerLoadingParityChecks.searchInsideIncludingIsRefused(SQLiteBackend.temporary())
+        try backend.run { try EagerLoadingParityChecks.searchInsideIncludingIsRefused($0, $1) }
     }
     @Test func nestedEagerLoading() throws {
-        try EagerLoadingParityChecks.nestedTrees(SQLiteBackend.temporary())
+        try backend.run { try EagerLoadingParityChecks.nestedTrees($0, $1) }
     }
     @Test func nestedEagerLoadingIntoDecodables() throws {
-        try EagerLoadingParityChecks.decodableTrees(SQLiteBackend.temporary())
+        try backend.run { try EagerLoadingParityChecks.decodableTrees($0, $1) }
     }
     @Test func nestedEagerLoadingStatementCounts() throws {
-        try EagerLoadingParityChecks.nestedStatementCounts(SQLiteBackend.temporary())
+        try backend.run { try EagerLoadingParityChecks.nestedStatementCounts($0, $1) }
     }
     @Test func nestedEagerLoadingFiltersAndErrors() throws {
-        try EagerLoadingParityChecks.nestedFiltersAndErrors(SQLiteBackend.temporary())
+        try backend.run { try EagerLoadingParityChecks.nestedFiltersAndErrors($0, $1) }
     }
     @Test func uuidKeysInEverySpelling() throws {
-        try RelationKeyParityChecks.differential(SQLiteBackend.temporary(), foreignSpellings: true)
+        try backend.run { try RelationKeyParityChecks.differential($0, $1, foreignSpellings: true) }
     }
 }
 
-@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage))
-struct PostgresRelationParityTests {
+@Suite(.offCooperativePool) struct SQLiteFileRelationParityTests {
+    let backend = ParityBackend.sqliteFile
     @Test func newTablesDeclareAndIndexTheirKeys() throws {
-        try ForeignKeyParityChecks.newTablesDeclareAndIndexTheirKeys(PostgresTestServer.backend())
+        try backend.run { try ForeignKeyParityChecks.newTablesDeclareAndIndexTheirKeys($0, $1) }
     }
     @Test func danglingKeyIsAnError() throws {
-        try ForeignKeyParityChecks.danglingKeyIsAnError(PostgresTestServer.backend())
+        try backend.run { try ForeignKeyParityChecks.danglingKeyIsAnError($0, $1) }
     }
     @Test func onDeleteActions() throws {
-        try ForeignKeyParityChecks.onDeleteActions(PostgresTestServer.backend())
+        try backend.run { try ForeignKeyParityChecks.onDeleteActions($0, $1) }
     }
     @Test func refusedDeleteInATransactionKeepsNothing() throws {
-        try ForeignKeyParityChecks.refusedDeleteInATransactionKeepsNothing(PostgresTestServer.backend())
+        try backend.run { try ForeignKeyParityChecks.refusedDeleteInATransactionKeepsNothing($0, $1) }
     }
     @Test func existingTableIsLeftAsItIs() throws {
-        try ForeignKeyParityChecks.existingTableIsLeftAsItIs(PostgresTestServer.backend())
+        try backend.run { try ForeignKeyParityChecks.existingTableIsLeftAsItIs($0, $1) }
     }
     @Test func modelsReferencingEachOther() throws {
-        try ForeignKeyParityChecks.modelsReferencingEachOther(PostgresTestServer.backend())
+        try backend.run { try ForeignKeyParityChecks.modelsReferencingEachOther($0, $1) }
     }
     @Test func filterDifferential() throws {
-        try RelationParityChecks.filterDifferential(PostgresTestServer.backend())
+        try backend.run { try RelationParityChecks.filterDifferential($0, $1) }
     }
     @Test func filterOnAMissingRelatedTable() throws {
-        try RelationParityChecks.filterOnAMissingRelatedTable(PostgresTestServer.backend())
+        try backend.run { try RelationParityChecks.filterOnAMissingRelatedTable($0, $1) }
     }
     @Test func filterWithoutARelationIsAnError() throws {
-        try RelationParityChecks.filterWithoutARelationIsAnError(PostgresTestServer.backend())
+        try backend.run { try RelationParityChecks.filterWithoutARelationIsAnError($0, $1) }
     }
     @Test func eagerLoadingChinook() throws {
-        try EagerLoadingParityChecks.chinook(PostgresTestServer.backend())
+        try backend.run { try EagerLoadingParityChecks.chinook($0, $1) }
     }
     @Test func eagerLoadingTextKeys() throws {
-        try EagerLoadingParityChecks.textKeys(PostgresTestServer.backend())
+        try backend.run { try EagerLoadingParityChecks.textKeys($0, $1) }
     }
-    @Test func eagerLoadingErrors() throws {
-        try EagerLoadingParityChecks.errors(PostgresTestServer.backend())
-    }
+    @Test func eagerLoadingErrors() throws { try backend.run { try EagerLoadingParityChecks.errors($0, $1) } }
     @Test func searchInsideIncludingIsRefused() throws {
-        try EagerLoadingParityChecks.searchInsideIncludingIsRefused(PostgresTestServer.backend())
+        try backend.run { try EagerLoadingParityChecks.searchInsideIncludingIsRefused($0, $1) }
     }
     @Test func nestedEagerLoading() throws {
-        try EagerLoadingParityChecks.nestedTrees(PostgresTestServer.backend())
+        try backend.run { try EagerLoadingParityChecks.nestedTrees($0, $1) }
     }
     @Test func nestedEagerLoadingIntoDecodables() throws {
-        try EagerLoadingParityChecks.decodableTrees(PostgresTestServer.backend())
+        try backend.run { try EagerLoadingParityChecks.decodableTrees($0, $1) }
     }
     @Test func nestedEagerLoadingStatementCounts() throws {
-        try EagerLoadingParityChecks.nestedStatementCounts(PostgresTestServer.backend())
+        try backend.run { try EagerLoadingParityChecks.nestedStatementCounts($0, $1) }
     }
     @Test func nestedEagerLoadingFiltersAndErrors() throws {
-        try EagerLoadingParityChecks.nestedFiltersAndErrors(PostgresTestServer.backend())
+        try backend.run { try EagerLoadingParityChecks.nestedFiltersAndErrors($0, $1) }
+    }
+    @Test func uuidKeysInEverySpelling() throws {
+        try backend.run { try RelationKeyParityChecks.differential($0, $1, foreignSpellings: true) }
+    }
+}
+
+@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage), .offCooperativePool)
+struct PostgresRelationParityTests {
+    let backend = ParityBackend.postgres
+    @Test func newTablesDeclareAndIndexTheirKeys() throws {
+        try backend.run { try ForeignKeyParityChecks.newTablesDeclareAndIndexTheirKeys($0, $1) }
+    }
+    @Test func danglingKeyIsAnError() throws {
+        try backend.run { try ForeignKeyParityChecks.danglingKeyIsAnError($0, $1) }
+    }
+    @Test func onDeleteActions() throws {
+        try backend.run { try ForeignKeyParityChecks.onDeleteActions($0, $1) }
+    }
+    @Test func refusedDeleteInATransactionKeepsNothing() throws {
+        try backend.run { try ForeignKeyParityChecks.refusedDeleteInATransactionKeepsNothing($0, $1) }
+    }
+    @Test func existingTableIsLeftAsItIs() throws {
+        try backend.run { try ForeignKeyParityChecks.existingTableIsLeftAsItIs($0, $1) }
+    }
+    @Test func modelsReferencingEachOther() throws {
+        try backend.run { try ForeignKeyParityChecks.modelsReferencingEachOther($0, $1) }
+    }
+    @Test func filterDifferential() throws {
+        try backend.run { try RelationParityChecks.filterDifferential($0, $1) }
+    }
+    @Test func filterOnAMissingRelatedTable() throws {
+        try backend.run { try RelationParityChecks.filterOnAMissingRelatedTable($0, $1) }
+    }
+    @Test func filterWithoutARelationIsAnError() throws {
+        try backend.run { try RelationParityChecks.filterWithoutARelationIsAnError($0, $1) }
+    }
+    @Test func eagerLoadingChinook() throws {
+        try backend.run { try EagerLoadingParityChecks.chinook($0, $1) }
+    }
+    @Test func eagerLoadingTextKeys() throws {
+        try backend.run { try EagerLoadingParityChecks.textKeys($0, $1) }
+    }
+    @Test func eagerLoadingErrors() throws { try backend.run { try EagerLoadingParityChecks.errors($0, $1) } }
+    @Test func searchInsideIncludingIsRefused() throws {
+        try backend.run { try EagerLoadingParityChecks.searchInsideIncludingIsRefused($0, $1) }
+    }
+    @Test func nestedEagerLoading() throws {
+        try backend.run { try EagerLoadingParityChecks.nestedTrees($0, $1) }
+    }
+    @Test func nestedEagerLoadingIntoDecodables() throws {
+        try backend.run { try EagerLoadingParityChecks.decodableTrees($0, $1) }
+    }
+    @Test func nestedEagerLoadingStatementCounts() throws {
+        try backend.run { try EagerLoadingParityChecks.nestedStatementCounts($0, $1) }
+    }
+    @Test func nestedEagerLoadingFiltersAndErrors() throws {
+        try backend.run { try EagerLoadingParityChecks.nestedFiltersAndErrors($0, $1) }
     }
     @Test func uuidKeys() throws {
-        try RelationKeyParityChecks.differential(PostgresTestServer.backend(), foreignSpellings: false)
+        try backend.run { try RelationKeyParityChecks.differential($0, $1, foreignSpellings: false) }
     }
 
     /// Whatever the number of roots, an eager load reads each table with one statement: with
@@ -188,7 +245,7 @@ struct PostgresRelationParityTests {
     /// use the key's index: with sequential scans discouraged, the plan reads the index.
     @Test func compositeKeyStatementUsesTheKeyIndex() throws {
         let pg = try PostgresTestServer.freshDatabase()
-        _ = try ChinookData.make(on: PostgresBackend(context: pg))
+        _ = try ChinookData.make(on: pg)
         let keys = "[[1,2],[3,4]]"
         let plan = try pg.transaction { tx -> String in
             try tx.execute(sql: "SET LOCAL enable_seqscan = off")
@@ -205,22 +262,22 @@ struct PostgresRelationParityTests {
 
     /// The same loads give the same results on both backends, from the same rows.
     @Test func eagerLoadsAgreeBetweenBackends() throws {
-        let sqlite = try SQLiteBackend.temporary()
-        let pg = try PostgresTestServer.backend()
+        let sqlite = try Database(.inMemory)
+        let pg = try PostgresTestServer.freshDatabase()
         _ = try ChinookData.make(on: sqlite)
         _ = try ChinookData.make(on: pg)
-        func playlists(_ backend: some RelationTestBackend) throws -> [String] {
-            try backend.fetchAll(
-                RootShape<ChinookPlaylist>(order: { $0.playlistId.descending }, limit: 6),
-                includingAll: ChinookTrack.self, through: ChinookPlaylistTrack.self
-            ) { $0.order { $0.name.descending } }.map { "\($0.0.playlistId): \($0.1.map(\.name))" }
+        func playlists(_ db: some ModelContext) throws -> [String] {
+            try db.query(ChinookPlaylist.self).order { $0.playlistId.descending }.limit(6)
+                .including(all: ChinookTrack.self, through: ChinookPlaylistTrack.self) {
+                    $0.order { $0.name.descending }
+                }
+                .fetchAll().map { "\($0.0.playlistId): \($0.1.map(\.name))" }
         }
         #expect(try playlists(pg) == playlists(sqlite))
-        func albums(_ backend: some RelationTestBackend) throws -> [String] {
-            try backend.fetchAll(
-                RootShape<ChinookTrack>(condition: { $0.unitPrice > 1 }, order: { $0.trackId.ascending }),
-                includingOne: ChinookAlbum.self, via: nil
-            ) { $0 }.map { "\($0.0.trackId): \($0.1?.title ?? "-")" }
+        func albums(_ db: some ModelContext) throws -> [String] {
+            try db.query(ChinookTrack.self).where { $0.unitPrice > 1 }.order { $0.trackId.ascending }
+                .including(one: ChinookAlbum.self) { $0 }
+                .fetchAll().map { "\($0.0.trackId): \($0.1?.title ?? "-")" }
         }
         #expect(try albums(pg) == albums(sqlite))
     }

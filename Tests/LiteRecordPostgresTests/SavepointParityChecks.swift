@@ -15,24 +15,24 @@ struct SavepointNote: Model, Equatable {
 private struct Undo: Error {}
 
 enum SavepointParityChecks {
-    static func savepoints(_ backend: some TestBackend) throws {
-        func note(_ text: String, in backend: any TestBackend) throws {
+    static func savepoints(_ db: some ModelContext, _ backend: ParityBackend) throws {
+        func note(_ text: String, in db: some ModelContext) throws {
             var note = SavepointNote(id: nil, text: text)
-            try backend.insert(&note)
+            try db.insert(&note)
         }
         func texts() throws -> [String] {
-            try backend.fetchAll(SavepointNote.self).map(\.text).sorted()
+            try db.fetchAll(SavepointNote.self).map(\.text).sorted()
         }
-        try backend.savepoint("outer") { try note("committed alone", in: $0) }
+        try db.savepoint("outer") { try note("committed alone", in: $0) }
         #expect(throws: Undo.self, "\(backend.name)") {
-            try backend.savepoint(nil) { sp in
+            try db.savepoint(nil) { sp in
                 try note("rolled back alone", in: sp)
                 throw Undo()
             }
         }
         #expect(try texts() == ["committed alone"], "\(backend.name)")
 
-        try backend.transaction { tx in
+        try db.transaction { tx in
             try note("before", in: tx)
             #expect(throws: Undo.self, "\(backend.name)") {
                 try tx.savepoint("inner") { sp in
@@ -47,7 +47,7 @@ enum SavepointParityChecks {
                 #expect(throws: DatabaseError.self, "\(backend.name)") {
                     try outer.savepoint("same") { inner in
                         try note("undone too", in: inner)
-                        try inner.execute("INSERT INTO no_such_table VALUES (1)")
+                        try inner.execute(sql: "INSERT INTO no_such_table VALUES (1)")
                     }
                 }
             }

@@ -74,86 +74,90 @@ struct HostileNamed: Model, Equatable {
 enum SchemaParityChecks {
     /// A property made optional accepts nil, and a removed required property no longer blocks
     /// inserts; the old rows keep their values.
-    static func optionalAndRemovedPropertiesAcceptNil(_ backend: some TestBackend) throws {
+    static func optionalAndRemovedPropertiesAcceptNil(_ db: some ModelContext, _ backend: ParityBackend)
+        throws
+    {
         var old = EvolvingNoteV1(id: nil, title: "kept", rating: 4)
-        try backend.insert(&old)
+        try db.insert(&old)
         var new = EvolvingNoteV2(id: nil, rating: nil)
-        try backend.insert(&new)
-        let notes = try backend.fetchAll(EvolvingNoteV2.self)
+        try db.insert(&new)
+        let notes = try db.fetchAll(EvolvingNoteV2.self)
         #expect(notes == [EvolvingNoteV2(id: old.id, rating: 4), new], "\(backend.name)")
         #expect(
-            try backend.integer("SELECT count(*) FROM evolving_notes WHERE title = \("kept")") == 1,
+            try db.fetchOne(Int64.self, sql: "SELECT count(*) FROM evolving_notes WHERE title = \("kept")")
+                == 1,
             "\(backend.name)")
         #expect(
-            try backend.integer("SELECT count(*) FROM evolving_notes WHERE title IS NULL") == 1,
+            try db.fetchOne(Int64.self, sql: "SELECT count(*) FROM evolving_notes WHERE title IS NULL") == 1,
             "\(backend.name)")
     }
 
     /// A required property added to a table is refused with the same `SchemaError` on both
     /// backends, naming the column and the fixes, and nothing changes; with a default it is added
     /// and the old rows read the default.
-    static func newRequiredPropertyNeedsADefault(_ backend: some TestBackend) throws {
+    static func newRequiredPropertyNeedsADefault(_ db: some ModelContext, _ backend: ParityBackend) throws {
         var old = EvolvingNoteV1(id: nil, title: "old", rating: 1)
-        try backend.insert(&old)
+        try db.insert(&old)
         var heavy = EvolvingNoteV3(id: nil, title: "new", rating: 2, weight: 3)
-        let error = try #require(throws: SchemaError.self, "\(backend.name)") { try backend.insert(&heavy) }
+        let error = try #require(throws: SchemaError.self, "\(backend.name)") { try db.insert(&heavy) }
         #expect(
             error.message
                 == "cannot add column weight to evolving_notes: EvolvingNoteV3.weight is new and not optional, "
                 + "so existing rows need a value; declare one with .defaultValue(_:for:) in the schema, "
                 + "or make the property optional", "\(backend.name)")
-        #expect(try backend.fetchAll(EvolvingNoteV1.self) == [old], "\(backend.name)")
+        #expect(try db.fetchAll(EvolvingNoteV1.self) == [old], "\(backend.name)")
         var defaulted = EvolvingNoteV4(id: nil, title: "new", rating: 2, weight: 3)
-        try backend.insert(&defaulted)
+        try db.insert(&defaulted)
         #expect(
-            try backend.fetchAll(EvolvingNoteV4.self)
+            try db.fetchAll(EvolvingNoteV4.self)
                 == [EvolvingNoteV4(id: old.id, title: "old", rating: 1, weight: 1.5), defaulted],
             "\(backend.name)")
     }
 
     /// Every unique constraint of a table with a long name is enforced, each on its own; every
     /// declared index exists.
-    static func longNamedConstraintsAreEnforced(_ backend: some TestBackend) throws {
+    static func longNamedConstraintsAreEnforced(_ db: some ModelContext, _ backend: ParityBackend) throws {
         var first = TournamentRegistration(
             id: nil, emailAddress: "a@x", emailAddressBackup: "b@x", nicknameForTheLeaderboardDisplay: "n",
             nicknameForTheLeaderboardDisplayAlternate: "m")
-        try backend.insert(&first)
+        try db.insert(&first)
         var sameEmail = first
         sameEmail.id = nil
         sameEmail.emailAddressBackup = "other@x"
-        expectError(.constraintUnique) { try backend.insert(&sameEmail) }
+        expectError(.constraintUnique) { try db.insert(&sameEmail) }
         var sameBackup = first
         sameBackup.id = nil
         sameBackup.emailAddress = "other@x"
-        expectError(.constraintUnique) { try backend.insert(&sameBackup) }
-        #expect(try backend.fetchAll(TournamentRegistration.self) == [first], "\(backend.name)")
+        expectError(.constraintUnique) { try db.insert(&sameBackup) }
+        #expect(try db.fetchAll(TournamentRegistration.self) == [first], "\(backend.name)")
     }
 
     /// A unique constraint added to a table whose rows hold duplicates is refused with the same
     /// `SchemaError` on both backends, and the rows stay as they were.
-    static func newUniqueOverDuplicatesIsRefused(_ backend: some TestBackend) throws {
+    static func newUniqueOverDuplicatesIsRefused(_ db: some ModelContext, _ backend: ParityBackend) throws {
         var first = EvolvingNoteV1(id: nil, title: "same", rating: 1)
         var second = EvolvingNoteV1(id: nil, title: "same", rating: 2)
-        try backend.insert(&first)
-        try backend.insert(&second)
+        try db.insert(&first)
+        try db.insert(&second)
         var third = EvolvingNoteV5(id: nil, title: "other", rating: 3)
-        let error = try #require(throws: SchemaError.self, "\(backend.name)") { try backend.insert(&third) }
+        let error = try #require(throws: SchemaError.self, "\(backend.name)") { try db.insert(&third) }
         #expect(
             error.message.hasPrefix(
                 "cannot add UNIQUE(title) to evolving_notes: existing rows hold duplicate values"))
         #expect(error.message.hasSuffix("; remove the duplicates first"), "\(backend.name)")
-        #expect(try backend.fetchAll(EvolvingNoteV1.self) == [first, second], "\(backend.name)")
+        #expect(try db.fetchAll(EvolvingNoteV1.self) == [first, second], "\(backend.name)")
     }
 
     /// A table name with quotes, a keyword, SQL punctuation and multibyte letters: its unique
     /// constraints are enforced, each on its own.
-    static func hostileTableNameKeepsItsConstraints(_ backend: some TestBackend) throws {
+    static func hostileTableNameKeepsItsConstraints(_ db: some ModelContext, _ backend: ParityBackend) throws
+    {
         var row = HostileNamed(id: nil, first: "a", second: "b")
-        try backend.insert(&row)
+        try db.insert(&row)
         var sameFirst = HostileNamed(id: nil, first: "a", second: "c")
-        expectError(.constraintUnique) { try backend.insert(&sameFirst) }
+        expectError(.constraintUnique) { try db.insert(&sameFirst) }
         var sameSecond = HostileNamed(id: nil, first: "c", second: "b")
-        expectError(.constraintUnique) { try backend.insert(&sameSecond) }
-        #expect(try backend.fetchAll(HostileNamed.self) == [row], "\(backend.name)")
+        expectError(.constraintUnique) { try db.insert(&sameSecond) }
+        #expect(try db.fetchAll(HostileNamed.self) == [row], "\(backend.name)")
     }
 }

@@ -1,10 +1,11 @@
 import Foundation
 import LiteRecord
 import LiteRecordPostgres
+import LiteRecordTestSupport
 import Testing
 
-// Schema evolution (SchemaParityChecks.swift) on each backend, and reads of a model whose table
-// was never created.
+// Schema evolution (SchemaParityChecks.swift) and reads of a model whose table was never created,
+// on each backend: an in-memory SQLite database, a SQLite file and PostgreSQL.
 
 /// A model no test ever writes: its table never exists.
 struct NeverMade: Model, Equatable {
@@ -48,100 +49,11 @@ struct MissingTableReads: Equatable {
         all: [], count: 0, found: nil, first: nil, exists: false, maximum: nil, withChildren: 0)
 }
 
-@Suite struct SQLiteSchemaParityTests {
-    @Test func optionalAndRemovedPropertiesAcceptNil() throws {
-        try SchemaParityChecks.optionalAndRemovedPropertiesAcceptNil(SQLiteBackend.temporary())
-    }
-    @Test func newRequiredPropertyNeedsADefault() throws {
-        try SchemaParityChecks.newRequiredPropertyNeedsADefault(SQLiteBackend.temporary())
-    }
-    @Test func newUniqueOverDuplicatesIsRefused() throws {
-        try SchemaParityChecks.newUniqueOverDuplicatesIsRefused(SQLiteBackend.temporary())
-    }
-    @Test func hostileTableNameKeepsItsConstraints() throws {
-        try SchemaParityChecks.hostileTableNameKeepsItsConstraints(SQLiteBackend.temporary())
-    }
-    @Test func longNamedConstraintsAreEnforced() throws {
-        try SchemaParityChecks.longNamedConstraintsAreEnforced(SQLiteBackend.temporary())
-    }
-
-    /// A read never creates a table and reads a missing one as empty.
-    @Test func readOfAMissingTableIsEmpty() throws {
-        let db = try Database(.temporary)
-        let reads = try db.read { connection in
-            MissingTableReads(
-                all: try connection.fetchAll(NeverMade.self),
-                count: try connection.query(NeverMade.self).count(),
-                found: try connection.find(NeverMade.self, id: 1),
-                first: try connection.query(NeverMade.self).first(),
-                exists: try connection.query(NeverMade.self).exists(),
-                maximum: try connection.query(NeverMade.self).max { $0.id },
-                withChildren: try connection.query(NeverMade.self).including(all: NeverMadeChild.self)
-                    .fetchAll().count)
-        }
-        let projected = try db.read { connection in
-            var each: [NeverMadeName] = []
-            let projection = connection.query(NeverMade.self).select(NeverMadeName.self)
-            // swift-format-ignore: ReplaceForEachWithForLoop
-            try projection.forEach { each.append($0) }
-            var reads = MissingTableReads.empty
-            reads.totals = try connection.query(NeverMade.self).select(NeverMadeTotals.self) {
-                [$0.rowCount.as("rows")]
-            }
-            .fetchAll()
-            reads.projected = try projection.fetchAll()
-            reads.projectedOne = try projection.fetchOne()
-            reads.projectedEach = each
-            return reads
-        }
-        #expect(reads == .empty)
-        #expect(projected == .empty)
-        #expect(
-            try db.fetchAll(String.self, sql: "SELECT name FROM sqlite_master WHERE type = 'table'") == [])
-    }
-
-    /// A read filtering by a relation whose table does not exist finds nothing.
-    @Test func readThroughAMissingRelatedTableIsEmpty() throws {
-        let db = try Database(.temporary)
-        var parent = NeverMade(id: nil, name: "parent")
-        try db.insert(&parent)
-        let (all, count, maximum) = try db.read { connection in
-            let query = connection.query(NeverMade.self).where(any: NeverMadeChild.self) { $0.id > 0 }
-            return (try query.fetchAll(), try query.count(), try query.max { $0.id })
-        }
-        #expect(all == [])
-        #expect(count == 0)
-        #expect(maximum == nil)
-        #expect(
-            try db.fetchAll(String.self, sql: "SELECT name FROM sqlite_master WHERE type = 'table'") == [
-                "neverMade"
-            ])
-    }
-}
-
-@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage))
-struct PostgresSchemaParityTests {
-    @Test func optionalAndRemovedPropertiesAcceptNil() throws {
-        try SchemaParityChecks.optionalAndRemovedPropertiesAcceptNil(PostgresTestServer.backend())
-    }
-    @Test func newRequiredPropertyNeedsADefault() throws {
-        try SchemaParityChecks.newRequiredPropertyNeedsADefault(PostgresTestServer.backend())
-    }
-    @Test func newUniqueOverDuplicatesIsRefused() throws {
-        try SchemaParityChecks.newUniqueOverDuplicatesIsRefused(PostgresTestServer.backend())
-    }
-    @Test func hostileTableNameKeepsItsConstraints() throws {
-        try SchemaParityChecks.hostileTableNameKeepsItsConstraints(PostgresTestServer.backend())
-    }
-    @Test func longNamedConstraintsAreEnforced() throws {
-        try SchemaParityChecks.longNamedConstraintsAreEnforced(PostgresTestServer.backend())
-    }
-
-    /// A read never creates a table and reads a missing one as empty, as on SQLite (it used to
-    /// fail with SQLSTATE 42P01).
-    @Test func readOfAMissingTableIsEmpty() throws {
-        let pg = try PostgresTestServer.freshDatabase()
-        let reads = try pg.read { tx in
+extension SchemaParityChecks {
+    /// A read never creates a table and reads a missing one as empty (PostgreSQL used to fail
+    /// with SQLSTATE 42P01); once written, the table reads as usual in a read.
+    static func readOfAMissingTableIsEmpty(_ db: some ModelDatabase, _ backend: ParityBackend) throws {
+        let reads = try db.read { tx in
             MissingTableReads(
                 all: try tx.fetchAll(NeverMade.self), count: try tx.query(NeverMade.self).count(),
                 found: try tx.find(NeverMade.self, id: 1), first: try tx.query(NeverMade.self).first(),
@@ -150,7 +62,7 @@ struct PostgresSchemaParityTests {
                 withChildren: try tx.query(NeverMade.self).including(all: NeverMadeChild.self).fetchAll()
                     .count)
         }
-        let projected = try pg.read { tx in
+        let projected = try db.read { tx in
             var each: [NeverMadeName] = []
             let projection = tx.query(NeverMade.self).select(NeverMadeName.self)
             // swift-format-ignore: ReplaceForEachWithForLoop
@@ -165,38 +77,111 @@ struct PostgresSchemaParityTests {
             reads.projectedEach = each
             return reads
         }
-        #expect(reads == .empty)
-        #expect(projected == .empty)
+        #expect(reads == .empty, "\(backend.name)")
+        #expect(projected == .empty, "\(backend.name)")
         var visited: [NeverMade] = []
-        try pg.read { tx in
+        try db.read { tx in
             // swift-format-ignore: ReplaceForEachWithForLoop
             try tx.query(NeverMade.self).forEach { visited.append($0) }
         }
-        #expect(visited == [])
-        let tables: SQL =
-            "SELECT table_name::text FROM information_schema.tables WHERE table_schema = current_schema()"
-        #expect(try pg.fetchAll(String.self, sql: tables) == [])
+        #expect(visited == [], "\(backend.name)")
+        #expect(try backend.tableNames(in: db) == [], "\(backend.name)")
         // Once written, the table reads as usual in a read.
         var made = NeverMade(id: nil, name: "now")
-        try pg.insert(&made)
-        #expect(try pg.read { try $0.fetchAll(NeverMade.self) } == [made])
+        try db.insert(&made)
+        #expect(try db.read { try $0.fetchAll(NeverMade.self) } == [made], "\(backend.name)")
     }
 
-    /// A read filtering by a relation whose table does not exist finds nothing, as on SQLite
-    /// (it used to fail with SQLSTATE 42P01), and creates nothing.
-    @Test func readThroughAMissingRelatedTableIsEmpty() throws {
-        let pg = try PostgresTestServer.freshDatabase()
+    /// A read filtering by a relation whose table does not exist finds nothing (PostgreSQL used
+    /// to fail with SQLSTATE 42P01), and creates nothing.
+    static func readThroughAMissingRelatedTableIsEmpty(_ db: some ModelDatabase, _ backend: ParityBackend)
+        throws
+    {
         var parent = NeverMade(id: nil, name: "parent")
-        try pg.insert(&parent)
-        let (all, count, maximum) = try pg.read { tx in
+        try db.insert(&parent)
+        let (all, count, maximum) = try db.read { tx in
             let query = tx.query(NeverMade.self).where(any: NeverMadeChild.self) { $0.id > 0 }
             return (try query.fetchAll(), try query.count(), try query.max { $0.id })
         }
-        #expect(all == [])
-        #expect(count == 0)
-        #expect(maximum == nil)
-        let tables: SQL =
-            "SELECT table_name::text FROM information_schema.tables WHERE table_schema = current_schema()"
-        #expect(try pg.fetchAll(String.self, sql: tables) == ["neverMade"])
+        #expect(all == [], "\(backend.name)")
+        #expect(count == 0, "\(backend.name)")
+        #expect(maximum == nil, "\(backend.name)")
+        #expect(try backend.tableNames(in: db) == ["neverMade"], "\(backend.name)")
+    }
+}
+
+@Suite(.offCooperativePool) struct SQLiteSchemaParityTests {
+    let backend = ParityBackend.sqliteMemory
+    @Test func optionalAndRemovedPropertiesAcceptNil() throws {
+        try backend.run { try SchemaParityChecks.optionalAndRemovedPropertiesAcceptNil($0, $1) }
+    }
+    @Test func newRequiredPropertyNeedsADefault() throws {
+        try backend.run { try SchemaParityChecks.newRequiredPropertyNeedsADefault($0, $1) }
+    }
+    @Test func newUniqueOverDuplicatesIsRefused() throws {
+        try backend.run { try SchemaParityChecks.newUniqueOverDuplicatesIsRefused($0, $1) }
+    }
+    @Test func hostileTableNameKeepsItsConstraints() throws {
+        try backend.run { try SchemaParityChecks.hostileTableNameKeepsItsConstraints($0, $1) }
+    }
+    @Test func longNamedConstraintsAreEnforced() throws {
+        try backend.run { try SchemaParityChecks.longNamedConstraintsAreEnforced($0, $1) }
+    }
+    @Test func readOfAMissingTableIsEmpty() throws {
+        try backend.run { try SchemaParityChecks.readOfAMissingTableIsEmpty($0, $1) }
+    }
+    @Test func readThroughAMissingRelatedTableIsEmpty() throws {
+        try backend.run { try SchemaParityChecks.readThroughAMissingRelatedTableIsEmpty($0, $1) }
+    }
+}
+
+@Suite(.offCooperativePool) struct SQLiteFileSchemaParityTests {
+    let backend = ParityBackend.sqliteFile
+    @Test func optionalAndRemovedPropertiesAcceptNil() throws {
+        try backend.run { try SchemaParityChecks.optionalAndRemovedPropertiesAcceptNil($0, $1) }
+    }
+    @Test func newRequiredPropertyNeedsADefault() throws {
+        try backend.run { try SchemaParityChecks.newRequiredPropertyNeedsADefault($0, $1) }
+    }
+    @Test func newUniqueOverDuplicatesIsRefused() throws {
+        try backend.run { try SchemaParityChecks.newUniqueOverDuplicatesIsRefused($0, $1) }
+    }
+    @Test func hostileTableNameKeepsItsConstraints() throws {
+        try backend.run { try SchemaParityChecks.hostileTableNameKeepsItsConstraints($0, $1) }
+    }
+    @Test func longNamedConstraintsAreEnforced() throws {
+        try backend.run { try SchemaParityChecks.longNamedConstraintsAreEnforced($0, $1) }
+    }
+    @Test func readOfAMissingTableIsEmpty() throws {
+        try backend.run { try SchemaParityChecks.readOfAMissingTableIsEmpty($0, $1) }
+    }
+    @Test func readThroughAMissingRelatedTableIsEmpty() throws {
+        try backend.run { try SchemaParityChecks.readThroughAMissingRelatedTableIsEmpty($0, $1) }
+    }
+}
+
+@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage), .offCooperativePool)
+struct PostgresSchemaParityTests {
+    let backend = ParityBackend.postgres
+    @Test func optionalAndRemovedPropertiesAcceptNil() throws {
+        try backend.run { try SchemaParityChecks.optionalAndRemovedPropertiesAcceptNil($0, $1) }
+    }
+    @Test func newRequiredPropertyNeedsADefault() throws {
+        try backend.run { try SchemaParityChecks.newRequiredPropertyNeedsADefault($0, $1) }
+    }
+    @Test func newUniqueOverDuplicatesIsRefused() throws {
+        try backend.run { try SchemaParityChecks.newUniqueOverDuplicatesIsRefused($0, $1) }
+    }
+    @Test func hostileTableNameKeepsItsConstraints() throws {
+        try backend.run { try SchemaParityChecks.hostileTableNameKeepsItsConstraints($0, $1) }
+    }
+    @Test func longNamedConstraintsAreEnforced() throws {
+        try backend.run { try SchemaParityChecks.longNamedConstraintsAreEnforced($0, $1) }
+    }
+    @Test func readOfAMissingTableIsEmpty() throws {
+        try backend.run { try SchemaParityChecks.readOfAMissingTableIsEmpty($0, $1) }
+    }
+    @Test func readThroughAMissingRelatedTableIsEmpty() throws {
+        try backend.run { try SchemaParityChecks.readThroughAMissingRelatedTableIsEmpty($0, $1) }
     }
 }

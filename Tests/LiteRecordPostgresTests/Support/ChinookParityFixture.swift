@@ -2,7 +2,7 @@ import Foundation
 import LiteRecord
 
 // The Chinook-shaped models and data of the SQLite relation tests
-// (Tests/LiteRecordTests/Relations/ChinookFixture.swift), written through a backend so that
+// (Tests/LiteRecordTests/Relations/ChinookFixture.swift), written through `ModelContext` so that
 // both backends hold the same rows: Artist → Album → Track (a NULL album key), Playlist ↔ Track
 // through PlaylistTrack (an empty playlist), a note keyed by PlaylistTrack's composite key, and
 // Employee.ReportsTo → Employee.
@@ -81,8 +81,8 @@ struct ChinookData {
     var notes: [ChinookPlaylistNote] = []
     var employees: [ChinookEmployee] = []
 
-    /// Seeded random rows of the same shape as the SQLite fixture's, inserted through `backend`.
-    static func make(on backend: some TestBackend, seed: UInt64 = 16) throws -> ChinookData {
+    /// Seeded random rows of the same shape as the SQLite fixture's, inserted through `db`.
+    static func make(on db: some ModelContext, seed: UInt64 = 16) throws -> ChinookData {
         var random = SplitMix64(state: seed)
         var data = ChinookData()
         for artist in Int64(1)...30 {
@@ -143,13 +143,13 @@ struct ChinookData {
                     reportsTo: Int64.random(in: 1..<min(employee, 5), using: &random),
                     city: cities[Int.random(in: 0..<3, using: &random)]))
         }
-        try data.insert(on: backend)
+        try data.insert(on: db)
         return data
     }
 
-    private func insert(on backend: some TestBackend) throws {
+    private func insert(on db: some ModelContext) throws {
         func all<M: Model>(_ models: [M]) throws {
-            for var model in models { try backend.insert(&model) }
+            for var model in models { try db.insert(&model) }
         }
         try all(artists)
         try all(albums)
