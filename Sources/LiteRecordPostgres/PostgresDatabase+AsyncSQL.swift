@@ -25,18 +25,4 @@ extension PostgresDatabase {
     public func fetchRows(sql: SQL) async throws -> [Row] {
         try await runCancellable { try $0.fetchRows(sql: sql) }
     }
-
-    /// Fetches every row of a table (or view) into a `Decodable` type that is not a model, off
-    /// the calling task; see ``PostgresContext/fetchAll(_:fromTable:)``.
-    ///
-    /// - Parameters:
-    ///   - type: The type of each element.
-    ///   - table: The table or view name; it is quoted.
-    /// - Returns: The rows.
-    /// - Throws: As ``PostgresContext/fetchAll(_:fromTable:)``; ``LiteRecord/ResultCode/interrupt``
-    ///   when cancelled.
-    public func fetchAll<T: Decodable & Sendable>(_ type: T.Type, fromTable table: String) async throws -> [T]
-    {
-        try await runCancellable { try $0.fetchAll(T.self, fromTable: table) }
-    }
 }

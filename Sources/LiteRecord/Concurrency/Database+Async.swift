@@ -85,23 +85,9 @@ extension Database {
     }
 }
 
-// MARK: - Tables and model tables
+// MARK: - Model tables
 
 extension Database {
-    /// Fetches every row of a table into a `Decodable` type that is not a model; see
-    /// ``DatabaseContext/fetchAll(_:fromTable:)``.
-    ///
-    /// - Parameters:
-    ///   - type: The type of each element; its coding keys name the columns.
-    ///   - table: The table or view name.
-    /// - Returns: The values.
-    /// - Throws: As the synchronous form, or `CancellationError`.
-    public func fetchAll<T: Decodable & Sendable>(_ type: T.Type, fromTable table: String) async throws
-        -> [T]
-    {
-        try await asyncReading { try $0.fetchAll(T.self, fromTable: table) }
-    }
-
     /// Async reads of a model's table: the writer makes sure the table exists first.
     func asyncReading<M: Model, T: Sendable>(
         preparing type: M.Type, _ body: @escaping @Sendable (Connection) throws -> T

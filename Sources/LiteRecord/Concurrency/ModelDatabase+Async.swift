@@ -191,6 +191,19 @@ extension ModelDatabase {
         try await runOffTask(.reading) { try $0.fetchOne(T.self, sql: sql) }
     }
 
+    /// Fetches every row of a table or view into a `Decodable` type that is not a model, off
+    /// the calling task.
+    ///
+    /// - Parameters:
+    ///   - type: The type of each element; its coding keys name the columns.
+    ///   - table: The table or view name.
+    /// - Returns: The rows, decoded.
+    /// - Throws: As the synchronous form, or a cancellation error.
+    public func fetchAll<T: Decodable & Sendable>(_ type: T.Type, fromTable table: String) async throws -> [T]
+    {
+        try await runOffTask(.reading) { try $0.fetchAll(T.self, fromTable: table) }
+    }
+
     /// Fetches every row of a query as ``Row`` values, off the calling task.
     ///
     /// - Parameters:

@@ -226,6 +226,17 @@ public protocol ModelContext {
     /// - Throws: As `fetchAll(_:sql:)`.
     func fetchOne<T: Decodable>(_ type: T.Type, sql: SQL) throws -> T?
 
+    /// Fetches every row of a table or view into a `Decodable` type that is not a model: its
+    /// coding keys name the columns, which are read by name (a table another tool wrote).
+    ///
+    /// - Parameters:
+    ///   - type: The type of each element.
+    ///   - table: The table or view name; it is quoted.
+    /// - Returns: The rows, decoded.
+    /// - Throws: ``DatabaseError`` when the table does not exist; ``RowDecodingError`` when a
+    ///   row does not decode.
+    func fetchAll<T: Decodable>(_ type: T.Type, fromTable table: String) throws -> [T]
+
     /// Fetches every row of a query as ``Row`` values.
     ///
     /// - Parameters:

@@ -104,6 +104,9 @@ extension ForwardingContext {
         try base.fetchAll(T.self, sql: sql, arguments: arguments)
     }
     func fetchOne<T: Decodable>(_ type: T.Type, sql: SQL) throws -> T? { try base.fetchOne(T.self, sql: sql) }
+    func fetchAll<T: Decodable>(_ type: T.Type, fromTable table: String) throws -> [T] {
+        try base.fetchAll(T.self, fromTable: table)
+    }
     func fetchAll(_ type: Row.Type, sql: SQL) throws -> [Row] { try base.fetchAll(Row.self, sql: sql) }
     func fetchAll(_ type: Row.Type, sql: String, arguments: StatementArguments) throws -> [Row] {
         try base.fetchAll(Row.self, sql: sql, arguments: arguments)
