@@ -82,7 +82,7 @@ extension PostgresContext {
                     index == 0 ? "\(identifier: column) = \(value)" : ", \(identifier: column) = \(value)")
             }
             sql.append(" WHERE \(key)")
-            if try session.execute(sql).changes == 0 { throw PersistenceError.notFound(table: table.name) }
+            if try session.execute(sql).changes == 0 { throw PersistenceError.notFound(row, table: table) }
         }
     }
 }

@@ -61,7 +61,7 @@ extension PostgresContext {
             let assignments = zip(row.columns, row.values).filter { !table.primaryKey.contains($0.0) }
             guard !assignments.isEmpty else {
                 let found = try session.execute("SELECT 1 FROM \(identifier: table.name) WHERE \(key)").rows
-                if found.isEmpty { throw PersistenceError.notFound(table: table.name) }
+                if found.isEmpty { throw PersistenceError.notFound(row, table: table) }
                 return
             }
             var sql: SQL = "UPDATE \(identifier: table.name) SET "
@@ -70,7 +70,7 @@ extension PostgresContext {
                     index == 0 ? "\(identifier: column) = \(value)" : ", \(identifier: column) = \(value)")
             }
             sql.append(" WHERE \(key)")
-            if try session.execute(sql).changes == 0 { throw PersistenceError.notFound(table: table.name) }
+            if try session.execute(sql).changes == 0 { throw PersistenceError.notFound(row, table: table) }
         }
     }
 
@@ -212,8 +212,12 @@ extension PostgresContext {
 }
 
 extension PersistenceError {
-    static func notFound(table: String) -> PersistenceError {
-        PersistenceError("no row of \(table) has the model's primary key", table: table, isRowNotFound: true)
+    /// The error of an update that found no row with the key of the encoded model, worded as
+    /// on SQLite.
+    static func notFound(_ row: EncodedRow, table: BackendTable) -> PersistenceError {
+        rowNotFound(
+            tableName: table.name, keyColumns: table.primaryKey,
+            key: table.primaryKey.map { row[$0] ?? .null })
     }
 }
 

@@ -106,6 +106,9 @@ private enum DataLayer {
             try db.update(ghost, columns: [\.score])
         }
         #expect(partialNotFound?.isRowNotFound == true)
+        let ghostMessage = "no row of mdb_gamers has id = 9999; nothing was updated"
+        #expect(notFound?.message == ghostMessage)
+        #expect(partialNotFound?.message == ghostMessage)
         #expect(try db.exists(Gamer.self, id: 9_999) == false)
 
         // Deletes.
@@ -350,6 +353,9 @@ private enum DataLayer {
         let rows = try await db.fetchAll(Row.self, sql: "SELECT name, score FROM mdb_gamers ORDER BY score")
         #expect(try rows.map { try $0.value(String.self, named: "name") } == ["Carol", "Fifty"])
         #expect(try rows.map { try $0.value(Int.self, named: "score") } == [4, 51])
+        let fromTable = try await db.fetchAll(NameScore.self, fromTable: "mdb_gamers")
+        #expect(Set(fromTable.map(\.name)) == ["Carol", "Fifty"])
+        #expect(Set(fromTable.map(\.score)) == [4, 51])
         let row = try await db.fetchOne(Row.self, sql: "SELECT name FROM mdb_gamers WHERE score = \(51)")
         #expect(try row?.value(String.self, at: 0) == "Fifty")
         #expect(try await db.fetchOne(Row.self, sql: "SELECT name FROM mdb_gamers WHERE score = \(0)") == nil)
@@ -372,6 +378,8 @@ private enum DataLayer {
         let missing = Gamer(id: 12_345, name: "Nobody", score: 0, team: nil)
         let notFound = await #expect(throws: PersistenceError.self) { try await db.update(missing) }
         #expect(notFound?.isRowNotFound == true)
+        // Worded alike on every backend, naming the key.
+        #expect(notFound?.message == "no row of mdb_gamers has id = 12345; nothing was updated")
     }
 
     /// The async forms run off the calling task on every backend, through the protocol as

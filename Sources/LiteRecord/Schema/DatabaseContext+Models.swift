@@ -389,10 +389,17 @@ extension TableSchema {
 
 extension PersistenceError {
     static func rowNotFound(table: TableSchema, key: [DatabaseValue]) -> PersistenceError {
+        rowNotFound(tableName: table.tableName, keyColumns: table.primaryKey, key: key)
+    }
+
+    /// The error of an update that found no row with the model's key, alike on every backend.
+    package static func rowNotFound(tableName: String, keyColumns: [String], key: [DatabaseValue])
+        -> PersistenceError
+    {
         PersistenceError(
-            "no row of \(table.tableName) has \(table.primaryKey.joined(separator: ", ")) = "
+            "no row of \(tableName) has \(keyColumns.joined(separator: ", ")) = "
                 + key.map(\.description).joined(separator: ", ") + "; nothing was updated",
-            table: table.tableName, isRowNotFound: true)
+            table: tableName, isRowNotFound: true)
     }
 
     static func noPrimaryKey(_ table: TableSchema) -> PersistenceError {
