@@ -121,10 +121,10 @@ final class SingleValueProbe: Encoder, SingleValueEncodingContainer {
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        KeyedEncodingContainer(ThrowingKeyedContainer<Key>())
+        KeyedEncodingContainer(RefusingKeyedContainer<Key, ThrowNeedsJSON>())
     }
 
-    func unkeyedContainer() -> any UnkeyedEncodingContainer { ThrowingUnkeyedContainer() }
+    func unkeyedContainer() -> any UnkeyedEncodingContainer { RefusingUnkeyedContainer<ThrowNeedsJSON>() }
     func singleValueContainer() -> any SingleValueEncodingContainer { self }
 
     func encodeNil() throws { value = .null }
@@ -153,35 +153,4 @@ final class SingleValueProbe: Encoder, SingleValueEncodingContainer {
             self.value = try ColumnValueEncoding.encode(value)
         }
     }
-}
-
-/// Containers that refuse every write, so the probe stops at the first container use.
-struct ThrowingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
-    var codingPath: [any CodingKey] { [] }
-    mutating func encodeNil(forKey key: Key) throws { throw NeedsJSON() }
-    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { throw NeedsJSON() }
-    mutating func nestedContainer<NestedKey: CodingKey>(
-        keyedBy keyType: NestedKey.Type, forKey key: Key
-    ) -> KeyedEncodingContainer<NestedKey> {
-        KeyedEncodingContainer(ThrowingKeyedContainer<NestedKey>())
-    }
-    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        ThrowingUnkeyedContainer()
-    }
-    mutating func superEncoder() -> any Encoder { SingleValueProbe() }
-    mutating func superEncoder(forKey key: Key) -> any Encoder { SingleValueProbe() }
-}
-
-struct ThrowingUnkeyedContainer: UnkeyedEncodingContainer {
-    var codingPath: [any CodingKey] { [] }
-    var count: Int { 0 }
-    mutating func encodeNil() throws { throw NeedsJSON() }
-    mutating func encode<T: Encodable>(_ value: T) throws { throw NeedsJSON() }
-    mutating func nestedContainer<NestedKey: CodingKey>(
-        keyedBy keyType: NestedKey.Type
-    ) -> KeyedEncodingContainer<NestedKey> {
-        KeyedEncodingContainer(ThrowingKeyedContainer<NestedKey>())
-    }
-    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { self }
-    mutating func superEncoder() -> any Encoder { SingleValueProbe() }
 }

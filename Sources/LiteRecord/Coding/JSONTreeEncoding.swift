@@ -177,48 +177,18 @@ struct NameKey: CodingKey {
 
 /// Swallows what is written after an error has been recorded, so that a non-throwing `Encoder`
 /// method can report a misuse through the storage and still return a container.
-struct DiscardingUnkeyedContainer: UnkeyedEncodingContainer {
+struct DiscardingEncoder: Encoder {
     var codingPath: [any CodingKey] { [] }
-    var count: Int { 0 }
-    mutating func encodeNil() throws {}
-    mutating func encode<T: Encodable>(_ value: T) throws {}
-    mutating func nestedContainer<NestedKey: CodingKey>(
-        keyedBy keyType: NestedKey.Type
-    ) -> KeyedEncodingContainer<NestedKey> {
-        KeyedEncodingContainer(DiscardingKeyedContainer<NestedKey>())
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        KeyedEncodingContainer(RefusingKeyedContainer<Key, DiscardWrites>())
     }
-    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { self }
-    mutating func superEncoder() -> any Encoder { DiscardingEncoder() }
+    func unkeyedContainer() -> any UnkeyedEncodingContainer { RefusingUnkeyedContainer<DiscardWrites>() }
+    func singleValueContainer() -> any SingleValueEncodingContainer { DiscardingSingleValueContainer() }
 }
 
 struct DiscardingSingleValueContainer: SingleValueEncodingContainer {
     var codingPath: [any CodingKey] { [] }
     mutating func encodeNil() throws {}
     mutating func encode<T: Encodable>(_ value: T) throws {}
-}
-
-struct DiscardingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
-    var codingPath: [any CodingKey] { [] }
-    mutating func encodeNil(forKey key: Key) throws {}
-    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {}
-    mutating func nestedContainer<NestedKey: CodingKey>(
-        keyedBy keyType: NestedKey.Type, forKey key: Key
-    ) -> KeyedEncodingContainer<NestedKey> {
-        KeyedEncodingContainer(DiscardingKeyedContainer<NestedKey>())
-    }
-    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        DiscardingUnkeyedContainer()
-    }
-    mutating func superEncoder() -> any Encoder { DiscardingEncoder() }
-    mutating func superEncoder(forKey key: Key) -> any Encoder { DiscardingEncoder() }
-}
-
-struct DiscardingEncoder: Encoder {
-    var codingPath: [any CodingKey] { [] }
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
-    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        KeyedEncodingContainer(DiscardingKeyedContainer<Key>())
-    }
-    func unkeyedContainer() -> any UnkeyedEncodingContainer { DiscardingUnkeyedContainer() }
-    func singleValueContainer() -> any SingleValueEncodingContainer { DiscardingSingleValueContainer() }
 }

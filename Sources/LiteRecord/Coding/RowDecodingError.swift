@@ -31,28 +31,16 @@ public struct RowDecodingError: Error, Sendable, CustomStringConvertible {
     public let sql: String?
 
     /// Whether the column is absent from the row.
-    public var isMissingColumn: Bool {
-        if case .missingColumn = kind { return true }
-        return false
-    }
+    public var isMissingColumn: Bool { if case .missingColumn = kind { true } else { false } }
 
     /// Whether the column holds NULL where a non-optional value was expected.
-    public var isNullValue: Bool {
-        if case .nullValue = kind { return true }
-        return false
-    }
+    public var isNullValue: Bool { if case .nullValue = kind { true } else { false } }
 
     /// Whether the column holds a value of the wrong type or out of range.
-    public var isTypeMismatch: Bool {
-        if case .mismatch = kind { return true }
-        return false
-    }
+    public var isTypeMismatch: Bool { if case .mismatch = kind { true } else { false } }
 
     /// Whether the column holds text that is not valid JSON for the expected type.
-    public var isInvalidJSON: Bool {
-        if case .invalidJSON = kind { return true }
-        return false
-    }
+    public var isInvalidJSON: Bool { if case .invalidJSON = kind { true } else { false } }
 
     static func missingColumn(
         _ column: String, available: [String], decodedType: String, expectedType: String,

@@ -231,7 +231,7 @@ struct RowEncoding: Encoder {
         storage.fail(
             "a row must encode with a keyed container (one key per column), not an unkeyed one",
             codingPath: [])
-        return DiscardingUnkeyedContainer()
+        return RefusingUnkeyedContainer<DiscardWrites>()
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {

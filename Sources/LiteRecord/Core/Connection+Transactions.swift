@@ -12,14 +12,36 @@ extension Connection {
             return try performSavepoint(nil, body)
         }
         let begins = kind != .deferred && (isQueryOnly || isReadOnly) ? .deferred : kind
-        try execute(SQL("BEGIN \(begins.rawValue) TRANSACTION" as String))
+        return try perform(
+            body, begin: SQL("BEGIN \(begins.rawValue) TRANSACTION" as String),
+            end: SQL("COMMIT TRANSACTION"),
+            undo: { rollbackIfNeeded("ROLLBACK TRANSACTION") })
+    }
+
+    /// Runs `body` inside `SAVEPOINT name`: released on return, rolled back to on throw.
+    func performSavepoint<T>(_ name: String?, _ body: (Connection) throws -> T) throws -> T {
+        savepointCounter += 1
+        let quoted = SQL.quoteIdentifier(name ?? "literecord_savepoint_\(savepointCounter)")
+        // A RELEASE that commits can fail (busy): `undo` leaves nothing half-done behind.
+        return try perform(
+            body, begin: SQL("SAVEPOINT \(quoted)" as String),
+            end: SQL("RELEASE SAVEPOINT \(quoted)" as String),
+            undo: { rollBack(to: quoted) })
+    }
+
+    /// Runs `body` between `begin` and `end` (a transaction or a savepoint), running `undo`
+    /// when the body throws or `end` fails.
+    private func perform<T>(
+        _ body: (Connection) throws -> T, begin: SQL, end: SQL, undo: () -> Void
+    ) throws -> T {
+        try execute(begin)
         transactionState.enterClosure()
         defer { transactionState.leaveClosure() }
         let result: T
         do {
             result = try body(self)
         } catch {
-            rollbackIfNeeded("ROLLBACK TRANSACTION")
+            undo()
             throw error
         }
         // The body may have caught the error after which SQLite rolled back: nothing to commit.
@@ -28,37 +50,9 @@ extension Connection {
             throw failure
         }
         do {
-            try execute(SQL("COMMIT TRANSACTION"))
+            try execute(end)
         } catch {
-            rollbackIfNeeded("ROLLBACK TRANSACTION")
-            throw error
-        }
-        return result
-    }
-
-    /// Runs `body` inside `SAVEPOINT name`: released on return, rolled back to on throw.
-    func performSavepoint<T>(_ name: String?, _ body: (Connection) throws -> T) throws -> T {
-        savepointCounter += 1
-        let quoted = SQL.quoteIdentifier(name ?? "literecord_savepoint_\(savepointCounter)")
-        try execute(SQL("SAVEPOINT \(quoted)" as String))
-        transactionState.enterClosure()
-        defer { transactionState.leaveClosure() }
-        let result: T
-        do {
-            result = try body(self)
-        } catch {
-            rollBack(to: quoted)
-            throw error
-        }
-        if let failure = transactionState.closureFailure() {
-            forgetPreparedModels()
-            throw failure
-        }
-        do {
-            try execute(SQL("RELEASE SAVEPOINT \(quoted)" as String))
-        } catch {
-            // A RELEASE that commits can fail (busy); leave nothing half-done behind.
-            rollBack(to: quoted)
+            undo()
             throw error
         }
         return result

@@ -74,52 +74,45 @@ final class ConnectionHooks {
     // MARK: Update, commit, rollback
 
     func addUpdate(_ handler: @escaping @Sendable (DatabaseChange) -> Void) -> HookRegistration {
-        let id = makeID()
-        updateHandlers.append((id, handler))
-        if updateHandlers.count == 1 {
-            sqlite3_update_hook(
-                connectionHandle,
-                { context, operation, databaseName, tableName, rowID in
-                    guard let hooks = ConnectionHooks.from(context) else { return }
-                    let change = DatabaseChange(
-                        operation: operation == SQLITE_INSERT
-                            ? .insert : operation == SQLITE_DELETE ? .delete : .update,
-                        databaseName: databaseName.map { String(cString: $0) } ?? "main",
-                        tableName: tableName.map { String(cString: $0) } ?? "",
-                        rowID: rowID)
-                    for entry in hooks.updateHandlers { entry.handler(change) }
-                }, context)
-        }
-        return HookRegistration(id: id)
+        add(handler, to: \.updateHandlers) { sqlite3_update_hook($0, Self.updateCallback, $1) }
     }
 
     func addCommit(_ handler: @escaping @Sendable () -> Void) -> HookRegistration {
-        let id = makeID()
-        commitHandlers.append((id, handler))
-        if commitHandlers.count == 1 {
-            sqlite3_commit_hook(
-                connectionHandle,
-                { context in
-                    ConnectionHooks.from(context)?.hasPendingCommit = true
-                    return 0
-                }, context)
-        }
-        return HookRegistration(id: id)
+        add(handler, to: \.commitHandlers) { sqlite3_commit_hook($0, Self.commitCallback, $1) }
     }
 
     func addRollback(_ handler: @escaping @Sendable () -> Void) -> HookRegistration {
-        let id = makeID()
-        rollbackHandlers.append((id, handler))
-        if rollbackHandlers.count == 1 {
-            sqlite3_rollback_hook(
-                connectionHandle,
-                { context in
-                    guard let hooks = ConnectionHooks.from(context) else { return }
-                    hooks.hasPendingCommit = false
-                    for entry in hooks.rollbackHandlers { entry.handler() }
-                }, context)
+        add(handler, to: \.rollbackHandlers) { sqlite3_rollback_hook($0, Self.rollbackCallback, $1) }
+    }
+
+    /// What SQLite calls for each changed row: every update handler, with the change.
+    private static let updateCallback:
+        @convention(c) (
+            UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?, UnsafePointer<CChar>?, sqlite3_int64
+        ) -> Void = { context, operation, databaseName, tableName, rowID in
+            guard let hooks = ConnectionHooks.from(context) else { return }
+            let change = DatabaseChange(
+                operation: operation == SQLITE_INSERT
+                    ? .insert : operation == SQLITE_DELETE ? .delete : .update,
+                databaseName: databaseName.map { String(cString: $0) } ?? "main",
+                tableName: tableName.map { String(cString: $0) } ?? "",
+                rowID: rowID)
+            for entry in hooks.updateHandlers { entry.handler(change) }
         }
-        return HookRegistration(id: id)
+
+    /// What SQLite calls before a commit: it only marks the commit pending, and
+    /// ``statementFinished(succeeded:)`` runs the handlers once it is done. Returns 0: go on
+    /// with the commit.
+    private static let commitCallback: @convention(c) (UnsafeMutableRawPointer?) -> Int32 = { context in
+        ConnectionHooks.from(context)?.hasPendingCommit = true
+        return 0
+    }
+
+    /// What SQLite calls on a rollback: every rollback handler; a pending commit will not happen.
+    private static let rollbackCallback: @convention(c) (UnsafeMutableRawPointer?) -> Void = { context in
+        guard let hooks = ConnectionHooks.from(context) else { return }
+        hooks.hasPendingCommit = false
+        for entry in hooks.rollbackHandlers { entry.handler() }
     }
 
     /// Removes a handler; the C hook goes when its last handler does.
@@ -128,25 +121,39 @@ final class ConnectionHooks {
     @discardableResult
     func remove(_ registration: HookRegistration) -> Bool {
         let id = registration.id
-        if let index = updateHandlers.firstIndex(where: { $0.id == id }) {
-            updateHandlers.remove(at: index)
-            if updateHandlers.isEmpty { sqlite3_update_hook(connectionHandle, nil, nil) }
-            return true
-        }
-        if let index = commitHandlers.firstIndex(where: { $0.id == id }) {
-            commitHandlers.remove(at: index)
-            if commitHandlers.isEmpty {
-                sqlite3_commit_hook(connectionHandle, nil, nil)
+        return remove(id, from: \.updateHandlers) { _ = sqlite3_update_hook(connectionHandle, nil, nil) }
+            || remove(id, from: \.commitHandlers) {
+                _ = sqlite3_commit_hook(connectionHandle, nil, nil)
                 hasPendingCommit = false
             }
-            return true
-        }
-        if let index = rollbackHandlers.firstIndex(where: { $0.id == id }) {
-            rollbackHandlers.remove(at: index)
-            if rollbackHandlers.isEmpty { sqlite3_rollback_hook(connectionHandle, nil, nil) }
-            return true
-        }
-        return false
+            || remove(id, from: \.rollbackHandlers) { _ = sqlite3_rollback_hook(connectionHandle, nil, nil) }
+    }
+
+    /// Adds a handler to one hook's list. SQLite takes one callback per hook, which calls
+    /// every handler of the list: `install` sets it with the first handler only.
+    private func add<Handler>(
+        _ handler: Handler,
+        to handlers: ReferenceWritableKeyPath<ConnectionHooks, [(id: Int, handler: Handler)]>,
+        install: (_ connectionHandle: OpaquePointer, _ context: UnsafeMutableRawPointer) -> Void
+    ) -> HookRegistration {
+        let id = makeID()
+        self[keyPath: handlers].append((id, handler))
+        if self[keyPath: handlers].count == 1 { install(connectionHandle, context) }
+        return HookRegistration(id: id)
+    }
+
+    /// Removes the handler `id` from one hook's list, and runs `uninstall` when that was its
+    /// last handler.
+    ///
+    /// - Returns: Whether the list held the handler.
+    private func remove<Handler>(
+        _ id: Int, from handlers: ReferenceWritableKeyPath<ConnectionHooks, [(id: Int, handler: Handler)]>,
+        uninstall: () -> Void
+    ) -> Bool {
+        guard let index = self[keyPath: handlers].firstIndex(where: { $0.id == id }) else { return false }
+        self[keyPath: handlers].remove(at: index)
+        if self[keyPath: handlers].isEmpty { uninstall() }
+        return true
     }
 
     /// Called after a step while a commit was pending: the commit is done when the step

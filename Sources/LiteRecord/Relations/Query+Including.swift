@@ -17,7 +17,8 @@ extension Query {
     public func including<Target: Model>(
         all target: Target.Type, _ children: (Query<Target>) -> Query<Target> = { $0 }
     ) -> QueryIncludingAll<M, Target> {
-        includingAll(children, via: nil, usage: "including(all: \(Target.self).self)")
+        includingDirect(
+            children, preferring: .rootIsParent, via: nil, usage: "including(all: \(Target.self).self)")
     }
 
     /// Fetches each model with all the rows of another model whose foreign key `key` references it:
@@ -32,8 +33,9 @@ extension Query {
         all target: Target.Type, via key: PartialKeyPath<Target>,
         _ children: (Query<Target>) -> Query<Target> = { $0 }
     ) -> QueryIncludingAll<M, Target> {
-        includingAll(
-            children, via: PropertyReference(key), usage: "including(all: \(Target.self).self, via:)")
+        includingDirect(
+            children, preferring: .rootIsParent, via: PropertyReference(key),
+            usage: "including(all: \(Target.self).self, via:)")
     }
 
     /// Fetches each model with all the rows of another model related through a junction model
@@ -127,7 +129,9 @@ extension Query {
     public func including<Target: Model>(
         one target: Target.Type, _ children: (Query<Target>) -> Query<Target> = { $0 }
     ) -> QueryIncludingOne<M, Target> {
-        QueryIncludingOne(all: includingOne(children, via: nil, usage: "including(one: \(Target.self).self)"))
+        QueryIncludingOne(
+            all: includingDirect(
+                children, preferring: .rootIsChild, via: nil, usage: "including(one: \(Target.self).self)"))
     }
 
     /// Fetches each model with the row of another model its foreign key `key` references, or
@@ -143,24 +147,21 @@ extension Query {
         _ children: (Query<Target>) -> Query<Target> = { $0 }
     ) -> QueryIncludingOne<M, Target> {
         QueryIncludingOne(
-            all: includingOne(
-                children, via: PropertyReference(key), usage: "including(one: \(Target.self).self, via:)"))
+            all: includingDirect(
+                children, preferring: .rootIsChild, via: PropertyReference(key),
+                usage: "including(one: \(Target.self).self, via:)"))
     }
 
-    private func includingAll<Target: Model>(
-        _ children: (Query<Target>) -> Query<Target>, via: PropertyReference?, usage: String
+    /// The roots with the related rows of a direct relation: `including(all:)` prefers a
+    /// relation where the root is the parent, `including(one:)` one where the root holds the
+    /// foreign key; otherwise they load alike (`QueryIncludingOne` keeps the single row).
+    private func includingDirect<Target: Model>(
+        _ children: (Query<Target>) -> Query<Target>, preferring preference: Relation.Preference,
+        via: PropertyReference?, usage: String
     ) -> QueryIncludingAll<M, Target> {
         QueryIncludingAll(
             root: self, children: children(Query<Target>(sameTargetAs: self)),
-            load: directLoad(Target.self, preferring: .rootIsParent, via: via, usage: usage))
-    }
-
-    private func includingOne<Target: Model>(
-        _ children: (Query<Target>) -> Query<Target>, via: PropertyReference?, usage: String
-    ) -> QueryIncludingAll<M, Target> {
-        QueryIncludingAll(
-            root: self, children: children(Query<Target>(sameTargetAs: self)),
-            load: directLoad(Target.self, preferring: .rootIsChild, via: via, usage: usage))
+            load: directLoad(Target.self, preferring: preference, via: via, usage: usage))
     }
 
     private func directLoad<Target: Model>(

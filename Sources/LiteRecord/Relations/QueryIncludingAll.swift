@@ -54,23 +54,9 @@ public struct QueryIncludingAll<Root: Model, Target: Model>: Sendable {
         if let error = root.buildError ?? children.buildError { throw error }
         try checkChildrenQuery()
         let load = try load.get()
-        return try root.context.withReader(preparing: Root.self) { connection in
-            if !connection.isReadOnly && !connection.isQueryOnly { try load.prepareTables(connection) }
-            return try connection.inOneSnapshot {
-                let roots: (models: [Root], keys: RowKeys)? = try connection.readingRelatedModelTables(
-                    root.relatedTables
-                ) {
-                    // Optional, so that a missing table reads as nil: no roots.
-                    try connection.readingModelTable(Root.self) { table -> (models: [Root], keys: RowKeys)? in
-                        try connection.fetchModelsWithKeys(
-                            Root.self, table: table, sql: root.selectSQL("*", table: table),
-                            keyColumns: load.rootColumns)
-                    }
-                }
-                guard let roots else { return [] }
-                let slots = try KeySlots(roots.keys, forms: load.keyForms)
-                return try attach(to: roots.models, slots: slots, load: load, on: connection)
-            }
+        return try root.fetchRootsWithKeys(keyColumns: load.rootColumns, prepareTables: load.prepareTables) {
+            roots, keys, connection in
+            try attach(to: roots, slots: KeySlots(keys, forms: load.keyForms), load: load, on: connection)
         }
     }
 

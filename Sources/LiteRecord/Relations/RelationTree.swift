@@ -161,22 +161,9 @@ extension RelationTree {
         if let backend = query.backend { return try backend.fetchAll(self) }
         if let error = query.buildError { throw error }
         try check()
-        return try query.context.withReader(preparing: Root.self) { connection in
-            if !connection.isReadOnly && !connection.isQueryOnly { try prepareTables(connection) }
-            return try connection.inOneSnapshot {
-                let roots: (models: [Root], keys: RowKeys)? = try connection.readingRelatedModelTables(
-                    query.relatedTables
-                ) {
-                    // Optional, so that a missing table reads as nil: no roots.
-                    try connection.readingModelTable(Root.self) { table -> (models: [Root], keys: RowKeys)? in
-                        try connection.fetchModelsWithKeys(
-                            Root.self, table: table, sql: query.selectSQL("*", table: table),
-                            keyColumns: keyColumns)
-                    }
-                }
-                guard let roots else { return [] }
-                return try attach(roots.models, roots.keys, .connection(connection))
-            }
+        return try query.fetchRootsWithKeys(keyColumns: keyColumns, prepareTables: prepareTables) {
+            roots, keys, connection in
+            try attach(roots, keys, .connection(connection))
         }
     }
 

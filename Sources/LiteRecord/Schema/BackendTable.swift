@@ -117,7 +117,15 @@ package struct BackendTable: Sendable {
     /// - Parameter model: The model.
     /// - Returns: Whether the key is nil; `false` for models without an automatic key.
     package func hasNoGeneratedKey<M: Model>(_ model: M) -> Bool {
-        guard let key = schema.rowIDKey, key.isAutomatic else { return false }
+        schema.hasNilAutomaticKey(model)
+    }
+}
+
+extension TableSchema {
+    /// Whether the model's automatic key is still nil: the row was never inserted, and the
+    /// database is to choose its key. `false` for models without an automatic key.
+    func hasNilAutomaticKey<M: Model>(_ model: M) -> Bool {
+        guard let key = rowIDKey, key.isAutomatic else { return false }
         return withUnsafeBytes(of: model) { bytes in
             switch key.storage {
             case .optionalInt64: bytes.load(fromByteOffset: key.offset, as: Int64?.self) == nil
@@ -126,9 +134,7 @@ package struct BackendTable: Sendable {
             }
         }
     }
-}
 
-extension TableSchema {
     /// Writes a rowid into a model's automatic key, when the key is still nil.
     func assign<M: Model>(rowID: Int64, to model: inout M) {
         guard let key = rowIDKey, key.isAutomatic else { return }

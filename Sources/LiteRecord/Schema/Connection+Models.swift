@@ -118,18 +118,6 @@ extension Connection {
     func assignRowID<M: Model>(to model: inout M, table: TableSchema) {
         table.assign(rowID: lastInsertRowID, to: &model)
     }
-
-    /// Whether the model's automatic key is still nil (the row was never inserted).
-    func hasNoRowID<M: Model>(_ model: M, table: TableSchema) -> Bool {
-        guard let key = table.rowIDKey, key.isAutomatic else { return false }
-        return withUnsafeBytes(of: model) { bytes in
-            switch key.storage {
-            case .optionalInt64: bytes.load(fromByteOffset: key.offset, as: Int64?.self) == nil
-            case .optionalInt: bytes.load(fromByteOffset: key.offset, as: Int?.self) == nil
-            case .int64, .int: false
-            }
-        }
-    }
 }
 
 extension Connection {

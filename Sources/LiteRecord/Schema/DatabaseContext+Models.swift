@@ -111,7 +111,7 @@ extension DatabaseContext {
     public func save<M: Model>(_ model: inout M) throws {
         try withConnection { connection in
             let table = try connection.table(for: M.self)
-            guard let upsert = table.statements.upsert, !connection.hasNoRowID(model, table: table) else {
+            guard let upsert = table.statements.upsert, !table.hasNilAutomaticKey(model) else {
                 try connection.withConnection { try $0.insert(&model) }
                 return
             }

@@ -30,35 +30,20 @@ public struct MigrationError: Error, Sendable, CustomStringConvertible {
     public let migrationName: String
 
     /// The error the migration threw, or that recording it threw; `nil` when no migration ran.
-    public var underlyingError: (any Error)? {
-        if case .failed(let error) = kind { return error }
-        return nil
-    }
+    public var underlyingError: (any Error)? { if case .failed(let error) = kind { error } else { nil } }
 
     /// Whether a migration ran and failed (its work was rolled back); see ``underlyingError``.
-    public var isMigrationFailure: Bool {
-        if case .failed = kind { return true }
-        return false
-    }
+    public var isMigrationFailure: Bool { if case .failed = kind { true } else { false } }
 
     /// Whether two migrations were registered with the same name; nothing ran.
-    public var isDuplicateName: Bool {
-        if case .duplicateName = kind { return true }
-        return false
-    }
+    public var isDuplicateName: Bool { if case .duplicateName = kind { true } else { false } }
 
     /// Whether the database records migrations the migrator does not know (it was migrated by
     /// a newer version of the program, or a migration was renamed or removed); nothing ran.
-    public var isUnknownAppliedMigration: Bool {
-        if case .unknownApplied = kind { return true }
-        return false
-    }
+    public var isUnknownAppliedMigration: Bool { if case .unknownApplied = kind { true } else { false } }
 
     /// Whether ``Migrator/migrate(_:upTo:)-(DatabaseContext,_)`` was given a name that is not registered; nothing ran.
-    public var isUnknownTarget: Bool {
-        if case .unknownTarget = kind { return true }
-        return false
-    }
+    public var isUnknownTarget: Bool { if case .unknownTarget = kind { true } else { false } }
 
     public var description: String {
         switch kind {

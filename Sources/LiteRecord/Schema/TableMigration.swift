@@ -87,14 +87,7 @@ enum TableMigration {
     /// same order, same uniqueness, not partial): an index an older version created under
     /// another name, or one another tool created, is used as it is, never duplicated.
     private static func createIndexes(_ schema: TableSchema, on connection: Connection) throws {
-        guard !schema.indexes.isEmpty else { return }
-        var existing = try existingIndexes(schema.tableName, on: connection)
-        for columns in schema.indexes {
-            let shape = IndexShape(columns: columns, isUnique: false)
-            guard !existing.contains(where: { $0.matches(shape) }) else { continue }
-            try createIndex(shape, schema: schema, on: connection)
-            existing.append(shape)
-        }
+        try createMissingIndexes(schema.indexes, isUnique: false, schema: schema, on: connection)
     }
 
     /// An index on the columns of each foreign key of a new table (see
@@ -134,16 +127,25 @@ enum TableMigration {
         }
     }
 
-    /// Unique constraints added to the model after the table was created become unique indexes.
+    /// Unique constraints added to the model after the table was created become unique indexes,
+    /// found or created as ``createIndexes(_:on:)`` does.
     private static func createUniqueConstraints(_ schema: TableSchema, on connection: Connection) throws {
-        guard !schema.uniques.isEmpty else { return }
+        try createMissingIndexes(schema.uniques, isUnique: true, schema: schema, on: connection)
+    }
+
+    /// Creates an index of each column list that no index of the table already is. A unique
+    /// index that existing rows violate is a ``SchemaError`` saying so.
+    private static func createMissingIndexes(
+        _ declared: [[String]], isUnique: Bool, schema: TableSchema, on connection: Connection
+    ) throws {
+        guard !declared.isEmpty else { return }
         var existing = try existingIndexes(schema.tableName, on: connection)
-        for columns in schema.uniques {
-            let shape = IndexShape(columns: columns, isUnique: true)
+        for columns in declared {
+            let shape = IndexShape(columns: columns, isUnique: isUnique)
             guard !existing.contains(where: { $0.matches(shape) }) else { continue }
             do {
                 try createIndex(shape, schema: schema, on: connection)
-            } catch let error as DatabaseError where error.resultCode.primary == .constraint {
+            } catch let error as DatabaseError where isUnique && error.resultCode.primary == .constraint {
                 throw SchemaError(
                     "cannot add UNIQUE(\(columns.joined(separator: ", "))) to \(schema.tableName): existing rows "
                         + "hold duplicate values (\(error.message)); remove the duplicates first")
