@@ -33,10 +33,23 @@ let package = Package(
             dependencies: ["LiteRecordCLI"],
             path: "Sources/literecord"
         ),
+        // Depends on the memory probe so that `swift run LiteRecordBenchmarks` builds it too: the
+        // peak-memory workload runs it, from the same directory, as its child processes.
         .executableTarget(
             name: "LiteRecordBenchmarks",
-            dependencies: ["LiteRecord", "CSQLite", "LiteRecordPostgres", "CLibPQ"],
-            path: "Benchmarks"
+            dependencies: [
+                "LiteRecord", "CSQLite", "LiteRecordPostgres", "CLibPQ", "TenIntsFixture",
+                "LiteRecordMemoryProbe",
+            ],
+            path: "Benchmarks",
+            exclude: ["TenIntsFixture", "MemoryProbe"]
+        ),
+        .target(name: "TenIntsFixture", dependencies: ["CSQLite"], path: "Benchmarks/TenIntsFixture"),
+        // One child of the peak-memory workload: linked with LiteRecord alone, as an application is.
+        .executableTarget(
+            name: "LiteRecordMemoryProbe",
+            dependencies: ["LiteRecord", "CSQLite", "TenIntsFixture"],
+            path: "Benchmarks/MemoryProbe"
         ),
         // Child processes for the reliability tests (a writer to SIGKILL, concurrent writers).
         .executableTarget(

@@ -23,8 +23,6 @@ struct Options: Sendable, Equatable {
     enum Command: Equatable {
         case run(Options)
         case help
-        /// The hidden ``PeakMemory/childFlag``: be one child of the peak-memory workload.
-        case peakMemoryChild(PeakMemory.ChildRequest)
     }
 
     static let usage = """
@@ -75,19 +73,6 @@ struct Options: Sendable, Equatable {
             switch name {
             case "--help", "-h":
                 return .help
-            case PeakMemory.childFlag:
-                // Not in the usage: only the workload itself starts children.
-                guard let contender = PeakMemory.Contender(rawValue: try value()) else {
-                    throw UsageError(
-                        "\(name) needs a contender: \(PeakMemory.Contender.allCases.map(\.rawValue))")
-                }
-                guard let rows = iterator.next(), let path = iterator.next() else {
-                    throw UsageError("\(name) needs CONTENDER ROWS PATH")
-                }
-                let request = PeakMemory.ChildRequest(
-                    contender: contender, rows: try positiveInteger(rows, for: name),
-                    path: try Options.path(path, for: name))
-                return .peakMemoryChild(request)
             case "--quick":
                 try rejectInlineValue()
                 options.quick = true

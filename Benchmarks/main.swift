@@ -17,8 +17,6 @@ func main() -> Int32 {
             return 0
         case .run(let parsed):
             options = parsed
-        case .peakMemoryChild(let request):
-            return PeakMemory.runChild(request)
         }
     } catch {
         Console.writeError("error: \(error)\n\n\(Options.usage)\n")

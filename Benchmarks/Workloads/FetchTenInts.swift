@@ -1,4 +1,5 @@
 import LiteRecord
+import TenIntsFixture
 
 /// DESIGN.md's workload 5: fetch N rows of 10 integer columns into a struct.
 ///
@@ -11,14 +12,10 @@ import LiteRecord
 /// `sqlite3_column_int64` calls per row into the same struct. Not measured: building the
 /// tables, and checking after each round that the side's array equals the expected values.
 enum FetchTenInts {
-    static let createTable = """
-        CREATE TABLE ints(a INTEGER NOT NULL, b INTEGER NOT NULL, c INTEGER NOT NULL, \
-        d INTEGER NOT NULL, e INTEGER NOT NULL, f INTEGER NOT NULL, g INTEGER NOT NULL, \
-        h INTEGER NOT NULL, i INTEGER NOT NULL, j INTEGER NOT NULL)
-        """
-    static let insert = "INSERT INTO ints(a, b, c, d, e, f, g, h, i, j) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    static let createTable = TenInts.createTable
+    static let insert = TenInts.insert
     /// The query both sides run.
-    static let select = "SELECT a, b, c, d, e, f, g, h, i, j FROM ints"
+    static let select = TenInts.select
     /// Totals and storage classes: both sides must hold the same data (`total`, a double,
     /// since the sums of `f` and `i` overflow 64 bits).
     static let fingerprint = """
@@ -28,19 +25,8 @@ enum FetchTenInts {
         || typeof(e) || typeof(f) || typeof(g) || typeof(h) || typeof(i) || typeof(j)) FROM ints
         """
 
-    /// The struct both sides fetch into.
-    struct TenInts: Decodable, Equatable, Sendable {
-        var a: Int
-        var b: Int
-        var c: Int
-        var d: Int
-        var e: Int
-        var f: Int
-        var g: Int
-        var h: Int
-        var i: Int
-        var j: Int
-    }
+    /// The struct both sides fetch into (in `TenIntsFixture`, shared with the peak-memory probe).
+    typealias TenInts = TenIntsFixture.TenInts
 
     /// The two databases, the C side's statement and the expected values.
     final class Fixture {
@@ -65,23 +51,16 @@ enum FetchTenInts {
 
     // MARK: - Setup
 
-    /// The row at `index` (from 0) of the table: every varint size SQLite stores, 0 and 1,
-    /// small, 32-bit and 64-bit, negative.
+    /// The row at `index` (from 0) of the table.
     static func value(at index: Int) -> TenInts {
-        TenInts(
-            a: index, b: index % 2, c: index % 100, d: -index, e: index &* 1_000_003,
-            f: 1 << (index % 62), g: (index &* 7919) % 10_007, h: Int(Int32.max) - index,
-            i: index &* index, j: 42)
+        TenInts(index: index)
     }
 
     /// The table's rows, ``value(at:)`` for 0..<N, in one database per side.
     @Sendable
     static func makeFixture(_ context: SetupContext) throws -> Fixture {
         let expected = (0..<context.size).map(value(at:))
-        let rows: [[DatabaseValue]] = expected.map { value in
-            [value.a, value.b, value.c, value.d, value.e, value.f, value.g, value.h, value.i, value.j]
-                .map { .integer(Int64($0)) }
-        }
+        let rows: [[DatabaseValue]] = expected.map { value in value.columns.map { .integer(Int64($0)) } }
         let databases = try TwinDatabases(
             createTable: createTable, insert: insert, rows: rows, fingerprint: fingerprint)
         return try Fixture(databases: databases, expected: expected)
@@ -109,13 +88,7 @@ enum FetchTenInts {
         var values: [TenInts] = []
         values.reserveCapacity(count)
         while try statement.step() {
-            values.append(
-                TenInts(
-                    a: Int(statement.int64(at: 0)), b: Int(statement.int64(at: 1)),
-                    c: Int(statement.int64(at: 2)), d: Int(statement.int64(at: 3)),
-                    e: Int(statement.int64(at: 4)), f: Int(statement.int64(at: 5)),
-                    g: Int(statement.int64(at: 6)), h: Int(statement.int64(at: 7)),
-                    i: Int(statement.int64(at: 8)), j: Int(statement.int64(at: 9))))
+            values.append(TenInts(columnsOf: statement.handle))
         }
         try statement.reset()
         return values

@@ -5,15 +5,16 @@ import LiteRecord
 /// for C, LiteRecord's `fetchAll` and LiteRecord's `forEach`.
 ///
 /// A process's peak resident memory (`VmHWM` in `/proc/self/status`) only ever grows, so each
-/// contender runs in a child process of its own: the benchmark binary started again with the
-/// hidden ``childFlag``. The child opens the file built once by the parent (the same values as
-/// ``FetchTenInts``, WAL, `synchronous = NORMAL`), fetches every row, checks the count and a
-/// checksum, and prints its `VmHWM` line; the parent parses it. A child that fetches nothing
-/// gives the floor of the process itself (Swift runtime, Foundation, SQLite). Each contender
-/// runs a few times, interleaved; the figure is the median, though it hardly varies.
+/// contender runs in a child process of its own: ``probeName``, a small program built with the
+/// benchmark and linked, as an application is, with LiteRecord and SQLite but not libpq. The
+/// child opens the file built once by the parent (the same values as ``FetchTenInts``, WAL,
+/// `synchronous = NORMAL`), fetches every row, checks the count and a checksum, and prints its
+/// `VmHWM` line; the parent parses it. A child that fetches nothing gives the floor of the
+/// process itself (Swift runtime, Foundation, SQLite). Each contender runs a few times,
+/// interleaved; the figure is the median, though it hardly varies.
 ///
-/// C: `FetchTenInts.fetchC`, the `sqlite3_step` loop appending to a `[TenInts]` of the time
-/// workload, on a ``CDatabase``. LiteRecord: `Database(path:)`, then
+/// C: the `sqlite3_step` loop of `FetchTenInts.fetchC`, appending to a `[TenInts]` reserved
+/// for the N rows it stored. LiteRecord: `Database(path:)`, then
 /// `fetchAll(TenInts.self, sql:)`, or `forEach(TenInts.self, sql:)` summing the rows without
 /// keeping them. Each is the first fetch of its connection: no row count from a previous
 /// fetch sizes the array.
@@ -31,8 +32,8 @@ enum PeakMemory {
     static let quickSize = 20_000
     /// Children per contender: the peak is nearly the same every time.
     static let maximumRounds = 3
-    /// The hidden option that makes the binary a child: `--peak-memory-child CONTENDER ROWS PATH`.
-    static let childFlag = "--peak-memory-child"
+    /// The child program, next to the benchmark's own: `LiteRecordMemoryProbe CONTENDER ROWS PATH`.
+    static let probeName = "LiteRecordMemoryProbe"
     /// Where the peak is read.
     static let statusPath = "/proc/self/status"
 
@@ -89,7 +90,15 @@ enum PeakMemory {
         let path = directory.appendingPathComponent("ten-ints.sqlite").path
         Console.progress("[\(slug)] writing \(rows) rows")
         try buildDatabase(at: path, rows: rows)
-        let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        let benchmark = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        let executable = URL(fileURLWithPath: benchmark).deletingLastPathComponent()
+            .appendingPathComponent(probeName).path
+        guard FileManager.default.isExecutableFile(atPath: executable) else {
+            throw FixtureError(
+                description: "\(slug): \(executable) is missing: build it with "
+                    + "`swift build -c release --product \(probeName)` (`swift run LiteRecordBenchmarks` does)"
+            )
+        }
         let rounds = min(options.rounds, maximumRounds)
         var samples: [Contender: [Int]] = [:]
         for round in 1...rounds {
@@ -109,11 +118,7 @@ enum PeakMemory {
         try database.execute("BEGIN")
         let insert = try database.prepare(FetchTenInts.insert)
         for index in 0..<rows {
-            let value = FetchTenInts.value(at: index)
-            let columns = [
-                value.a, value.b, value.c, value.d, value.e, value.f, value.g, value.h, value.i, value.j,
-            ]
-            for (offset, column) in columns.enumerated() {
+            for (offset, column) in FetchTenInts.value(at: index).columns.enumerated() {
                 try insert.bind(Int64(column), at: Int32(offset + 1))
             }
             try insert.run()
@@ -122,11 +127,11 @@ enum PeakMemory {
         try database.execute("COMMIT")
     }
 
-    /// Starts the binary again as one child and returns the `VmHWM` it printed, in kB.
+    /// Starts the probe as one child and returns the `VmHWM` it printed, in kB.
     private static func runChild(_ request: ChildRequest, executable: String) throws -> Int {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = [childFlag, request.contender.rawValue, "\(request.rows)", request.path]
+        process.arguments = [request.contender.rawValue, "\(request.rows)", request.path]
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output
@@ -153,70 +158,6 @@ enum PeakMemory {
             return Int(fields[0])
         }
         return nil
-    }
-
-    // MARK: - Child
-
-    /// Runs one contender in this process and prints the `VmHWM` line of `/proc/self/status`.
-    ///
-    /// - Returns: The exit status: 0, or 1 after writing the error to standard error.
-    static func runChild(_ request: ChildRequest) -> Int32 {
-        do {
-            let (count, sum) = try fetch(request)
-            let status = try String(contentsOfFile: statusPath, encoding: .utf8)
-            guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else {
-                throw FixtureError(description: "no VmHWM line in \(statusPath)")
-            }
-            let expectedCount = request.contender == .floor ? 0 : request.rows
-            let expectedChecksum = (0..<expectedCount).reduce(0) {
-                $0 &+ checksum(of: FetchTenInts.value(at: $1))
-            }
-            guard count == expectedCount, sum == expectedChecksum else {
-                throw FixtureError(
-                    description: "\(request.contender.label) fetched \(count) rows, checksum \(sum); "
-                        + "expected \(expectedCount), checksum \(expectedChecksum)")
-            }
-            print(line)
-            return 0
-        } catch {
-            Console.writeError("error: \(error)\n")
-            return 1
-        }
-    }
-
-    /// Fetches every row as the contender does; the rows counted and summed.
-    private static func fetch(_ request: ChildRequest) throws -> (count: Int, checksum: Int) {
-        let sql = FetchTenInts.select
-        switch request.contender {
-        case .floor:
-            return (0, 0)
-        case .c:
-            let database = try CDatabase(path: request.path)
-            return summarize(try FetchTenInts.fetchC(try database.prepare(sql), count: request.rows))
-        case .fetchAll:
-            let database = try Database(path: request.path)
-            return summarize(try database.fetchAll(FetchTenInts.TenInts.self, sql: SQL(sql)))
-        case .forEach:
-            let database = try Database(path: request.path)
-            var count = 0
-            var sum = 0
-            try database.forEach(FetchTenInts.TenInts.self, sql: SQL(sql)) { row in
-                count += 1
-                sum &+= checksum(of: row)
-            }
-            return (count, sum)
-        }
-    }
-
-    /// The count and checksum of fetched rows, read while they are all still held.
-    private static func summarize(_ rows: [FetchTenInts.TenInts]) -> (count: Int, checksum: Int) {
-        (rows.count, rows.reduce(0) { $0 &+ checksum(of: $1) })
-    }
-
-    /// Every column of a row, summed with wrapping, weighted by position.
-    private static func checksum(of row: FetchTenInts.TenInts) -> Int {
-        row.a &+ 2 &* row.b &+ 3 &* row.c &+ 4 &* row.d &+ 5 &* row.e &+ 6 &* row.f &+ 7 &* row.g
-            &+ 8 &* row.h &+ 9 &* row.i &+ 10 &* row.j
     }
 
     // MARK: - Result

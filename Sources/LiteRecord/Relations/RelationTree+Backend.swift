@@ -81,15 +81,17 @@ extension RelationTree {
         var rowSlots: [Int] = []
         var rowKeys = RowKeys()
         models.reserveCapacity(fetched.models.count)
-        for (model, values) in zip(fetched.models, fetched.values) {
+        // Indices, not `zip`: see `RowsBySlot.append(contentsOf:slots:)`.
+        for index in fetched.models.indices {
+            let values = fetched.values[index]
             guard let slot = slots.slot(of: values[..<slotColumns.count]) else { continue }
-            models.append(model)
+            models.append(fetched.models[index])
             rowSlots.append(slot)
             if !keyColumns.isEmpty { rowKeys.append(values: values[slotColumns.count...]) }
         }
         let elements = try attach(models, rowKeys, .backend(backend))
         let rows = RowsBySlot<Element>()
-        for (element, slot) in zip(elements, rowSlots) { rows.append(element, slot: slot) }
+        rows.append(contentsOf: elements, slots: rowSlots)
         return (slots.rootSlots, rows.take(slotCount: slots.count))
     }
 }

@@ -151,7 +151,7 @@ extension RelationTree {
         guard let fetched = fetched.first else { return nil }
         let elements = try attach(fetched.models, fetched.keys, .connection(connection))
         let rows = RowsBySlot<Element>()
-        for (element, slot) in zip(elements, fetched.slots) { rows.append(element, slot: slot) }
+        rows.append(contentsOf: elements, slots: fetched.slots)
         return (slots.rootSlots, rows.take(slotCount: slots.count))
     }
 
@@ -201,15 +201,16 @@ extension Connection {
             let session = RowDecodingSession(
                 source: statement, decoder: table.rowDecoder(dateStorage: configuration.dateStorage),
                 type: M.self)
-            var models: [M] = []
-            var rowSlots: [Int] = []
+            // A `RowsBySlot`, not an `[M]`: in this code, generic over the model type, each
+            // append to an array looked its type metadata up again.
+            let rows = RowsBySlot<M>()
             var keys = RowKeys()
             while try statement.step() {
                 guard let slot = try slots.slot(ofRowIn: statement, columns: slotPositions) else { continue }
-                models.append(try session.decodeRow(M.self))
-                rowSlots.append(slot)
+                rows.append(try session.decodeRow(M.self), slot: slot)
                 if !keyPositions.isEmpty { try keys.append(from: statement, columns: keyPositions) }
             }
+            let (models, rowSlots) = rows.takeInOrder()
             return (models, rowSlots, keys)
         }
     }

@@ -39,6 +39,15 @@ final class RowsBySlot<Element> {
         slots.append(slot)
     }
 
+    /// Keeps each of `elements` for the slot at the same position in `elementSlots`.
+    ///
+    /// An index loop rather than `zip`: in code generic over the row type, as a relation
+    /// tree's is, every step of a `Zip2Sequence` iterator looks its type metadata up again,
+    /// which cost more per row than decoding it.
+    func append(contentsOf elements: [Element], slots elementSlots: [Int]) {
+        for index in elements.indices { append(elements[index], slot: elementSlots[index]) }
+    }
+
     /// Moves every row out: `slotCount` arrays, the rows of slot `i` in the `i`th, in the
     /// order they were appended. The buffer is empty afterwards.
     ///
@@ -82,5 +91,19 @@ final class RowsBySlot<Element> {
         count = 0
         slots = []
         return groups
+    }
+
+    /// Moves every row out in the order appended, with the slot of each: for a caller that
+    /// needs the rows whole before grouping them. The buffer is empty afterwards.
+    func takeInOrder() -> (rows: [Element], slots: [Int]) {
+        let storage = storage
+        let rows = [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
+            if let base = buffer.baseAddress { base.moveInitialize(from: storage, count: count) }
+            initialized = count
+        }
+        let taken = (rows, slots)
+        count = 0
+        slots = []
+        return taken
     }
 }

@@ -10,6 +10,28 @@ private struct Memo: Model, Equatable {
     static let schema = Schema<Memo>(table: "memos")
 }
 
+private struct Number: Decodable, Equatable {
+    var value: Int
+    var label: String
+}
+
+/// A database whose `numbers` table the tests fill with ``fillNumbers(_:count:)``.
+private func numbersDatabase() throws -> Database {
+    let db = try Database(.inMemory)
+    try db.execute(sql: "CREATE TABLE numbers(value INTEGER NOT NULL, label TEXT NOT NULL)")
+    return db
+}
+
+/// Replaces the rows of `numbers` with `count` rows: value `i`, label `label i`.
+private func fillNumbers(_ db: Database, count: Int) throws {
+    try db.execute(sql: "DELETE FROM numbers")
+    try db.execute(
+        sql: """
+            WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i + 1 < \(count))
+            INSERT INTO numbers SELECT i, 'label ' || i FROM n WHERE \(count) > 0
+            """)
+}
+
 /// `fetchAll` builds rows of a type decoded in place straight into the array's memory, sized
 /// from the statement's previous fetch: it must hold every row whatever the count did since.
 @Suite struct FetchAllInPlaceTests {
@@ -64,20 +86,10 @@ private struct Memo: Model, Equatable {
     /// each fetched right after a different count: every row is kept once, in order, and a
     /// result much smaller than the previous one does not keep the previous one's capacity.
     @Test func rowCountsAroundEachGrowthKeepEveryRowOnce() throws {
-        let db = try Database(.inMemory)
-        try db.execute(sql: "CREATE TABLE numbers(value INTEGER NOT NULL, label TEXT NOT NULL)")
-        struct Number: Decodable, Equatable {
-            var value: Int
-            var label: String
-        }
+        let db = try numbersDatabase()
         #expect(RowDecoder.decodesInPlace(Number.self))
         for count in [16, 0, 15, 16, 17, 31, 32, 33, 64, 5_000, 3, 65, 1_024, 1_025, 1] {
-            try db.execute(sql: "DELETE FROM numbers")
-            try db.execute(
-                sql: """
-                    WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i + 1 < \(count))
-                    INSERT INTO numbers SELECT i, 'label ' || i FROM n WHERE \(count) > 0
-                    """)
+            try fillNumbers(db, count: count)
             let numbers = try db.fetchAll(Number.self, sql: "SELECT value, label FROM numbers ORDER BY value")
             let expected = (0..<count).map { Number(value: $0, label: "label \($0)") }
             #expect(numbers == expected, "\(count) rows")
@@ -108,5 +120,55 @@ private struct Memo: Model, Equatable {
         #expect(all.count == 1_500)
         #expect(all[999].weight == 7.5)
         #expect(all[1_499].tags == ["t1499"])
+    }
+
+    /// Past its first megabyte a fetch keeps rows in blocks mapped from the system, then moves
+    /// them once into an array of the exact count: every row once, in order, with strings
+    /// intact, at each count around the threshold and across several blocks, whatever the
+    /// previous fetch returned.
+    @Test func rowsPastTheFirstMegabyteMoveOnceIntoAnArrayOfTheirCount() throws {
+        let db = try numbersDatabase()
+        #expect(RowDecoder.decodesInPlace(Number.self))
+        let stride = MemoryLayout<Number>.stride
+        let rowsPerMegabyte = (1 << 20) / stride
+        // The first fetch starts from 16 rows and doubles: the array is full at a power of two.
+        var firstFullArray = 16
+        while firstFullArray < rowsPerMegabyte { firstFullArray *= 2 }
+        let counts = [
+            firstFullArray - 1, firstFullArray, firstFullArray + 1, 3 * rowsPerMegabyte + 7, 10,
+            5 * rowsPerMegabyte, 5 * rowsPerMegabyte + 1, 40,
+        ]
+        for count in counts {
+            try fillNumbers(db, count: count)
+            let numbers = try db.fetchAll(Number.self, sql: "SELECT value, label FROM numbers ORDER BY value")
+            #expect(numbers.count == count)
+            #expect(numbers == (0..<count).map { Number(value: $0, label: "label \($0)") }, "\(count) rows")
+            // The allocator rounds a large array up to its page at most.
+            #expect(numbers.capacity - numbers.count <= max(4096 / stride + 1, count), "\(count) rows")
+            if count > 2 * rowsPerMegabyte {
+                #expect(numbers.capacity - numbers.count <= 4096 / stride + 1, "\(count) rows")
+            }
+        }
+    }
+
+    /// A row that fails after rows went to overflow blocks: the error is the row's, and the
+    /// rows in the blocks are destroyed once (the address sanitizer run checks the memory).
+    @Test func aFailingRowInTheOverflowBlocksThrowsItsError() throws {
+        let db = try numbersDatabase()
+        let count = 4 * (1 << 20) / MemoryLayout<Number>.stride
+        try fillNumbers(db, count: count)
+        try db.execute(sql: "UPDATE numbers SET value = 'many' WHERE value = \(count - 100)")
+        let sql: SQL = "SELECT value, label FROM numbers ORDER BY rowid"
+        do {
+            _ = try db.fetchAll(Number.self, sql: sql)
+            Issue.record("expected the row with text in `value` to fail")
+        } catch let error as RowDecodingError {
+            #expect(error.column == "value")
+            #expect(error.isTypeMismatch)
+        }
+        try db.execute(sql: "UPDATE numbers SET value = \(count - 100) WHERE value = 'many'")
+        let all = try db.fetchAll(Number.self, sql: sql)
+        #expect(all.count == count)
+        #expect(all.last == Number(value: count - 1, label: "label \(count - 1)"))
     }
 }
