@@ -28,11 +28,19 @@ enum LayoutEncoding {
     static func layout<M: Model>(for type: M.Type, table: TableSchema, dateStorage: DateStorage)
         -> EncodingLayout?
     {
+        if let last = table.encodingVerdict.withLock({ $0 }), last.storage == dateStorage {
+            return last.layout
+        }
         let key = Key(type: ObjectIdentifier(M.self), dateStorage: dateStorage)
-        if let known = verdicts.withLock({ $0[key] }) { return known }
-        // Proven outside the lock: the proof runs the model's own code.
-        let verdict = LayoutEncodingProof.verify(M.self, table: table, dateStorage: dateStorage)
-        verdicts.withLock { $0[key] = verdict }
+        let verdict: EncodingLayout?
+        if let known = verdicts.withLock({ $0[key] }) {
+            verdict = known
+        } else {
+            // Proven outside the lock: the proof runs the model's own code.
+            verdict = LayoutEncodingProof.verify(M.self, table: table, dateStorage: dateStorage)
+            verdicts.withLock { $0[key] = verdict }
+        }
+        table.encodingVerdict.withLock { $0 = (dateStorage, verdict) }
         return verdict
     }
 }

@@ -108,8 +108,7 @@ extension Statement {
 
     private func bindDate(_ date: Date, storage: DateStorage, _ index: Int32) -> Bool {
         if case .text = storage {
-            guard let text = try? DateText.format(date) else { return false }
-            return bindText(text, index)
+            return DateText.withText(date) { bindTextBytes($0, index) == SQLITE_OK } ?? false
         }
         switch try? storage.databaseValue(for: date) {
         case .integer(let value)?: return sqlite3_bind_int64(handle, index, value) == SQLITE_OK
