@@ -39,7 +39,7 @@ public final class Connection: DatabaseContext {
     private var statementCache: StatementCache
     /// The INSERT, UPDATE and upsert of each model type, found by type: looking them up in
     /// ``statementCache`` would hash their SQL text on every row.
-    private var modelStatements: [ModelStatementKey: (sql: String, statement: Statement)] = [:]
+    private(set) var modelStatements: [ModelStatementKey: (sql: String, statement: Statement)] = [:]
     var savepointCounter = 0
     /// Model types whose table this connection has already created or checked, with their
     /// schema: found here, a model operation skips the process-wide cache and its lock.

@@ -47,6 +47,92 @@ extension Connection {
         }
     }
 
+    /// Runs one of a model's cached statements, binding the model's stored properties straight
+    /// from its memory (``LayoutEncoding``), without `encode(to:)` or an array of values.
+    ///
+    /// - Parameters:
+    ///   - model: The model's bytes.
+    ///   - fields: The properties bound to the statement's parameters, in order.
+    ///   - arguments: The Codable path's arguments for the same row, computed only to describe
+    ///     an error as the Codable path would (its ``DatabaseError/arguments``).
+    /// - Returns: `false`, with nothing written, when the row is for the Codable path: the
+    ///   statement is not cached yet (its first run prepares it), a value is one the direct read
+    ///   declines, or SQLite refused a foreign key (the Codable path respells the key and tries
+    ///   again).
+    func runInPlace(
+        _ model: UnsafeRawPointer, fields: [EncodingField], sql: String, key: ModelStatementKey,
+        arguments: () -> [DatabaseValue]?
+    ) throws -> Bool {
+        guard let entry = modelStatements[key], entry.sql == sql, !entry.statement.isInUse,
+            authorizer?.isRecordingReads != true
+        else { return false }
+        let statement = entry.statement
+        statement.isInUse = true
+        defer {
+            statement.reset()
+            statement.isInUse = false
+        }
+        guard EncodingLayout.bind(fields, from: model, to: statement) else { return false }
+        do {
+            try statement.run()
+            return true
+        } catch let error as DatabaseError where error.arguments == nil {
+            // A refused foreign key wrote nothing: the Codable path runs the row again and
+            // respells the key as the parent stores it.
+            if error.resultCode == .constraintForeignKey { return false }
+            throw DatabaseError(
+                resultCode: error.resultCode, message: error.message, sql: error.sql,
+                arguments: arguments().map { StatementArguments(positional: $0) }, sqlState: error.sqlState)
+        }
+    }
+
+    /// Inserts a model by binding its properties in place, and sets its rowid key; `false`,
+    /// with nothing written, when the row is for the Codable path.
+    func insertInPlace<M: Model>(
+        _ model: inout M, table: TableSchema, sql: String, kind: ModelStatementKey.Kind
+    )
+        throws -> Bool
+    {
+        guard
+            let layout = LayoutEncoding.layout(
+                for: M.self, table: table, dateStorage: configuration.dateStorage)
+        else { return false }
+        let inserted = try withUnsafeBytes(of: &model) { bytes in
+            let address = bytes.baseAddress.unsafelyUnwrapped
+            return try runInPlace(
+                address, fields: layout.insertFields, sql: sql,
+                key: ModelStatementKey(model: ObjectIdentifier(M.self), kind: kind),
+                arguments: {
+                    try? self.encodeModel(address.assumingMemoryBound(to: M.self).pointee, table: table).row
+                        .values
+                })
+        }
+        if inserted { assignRowID(to: &model, table: table) }
+        return inserted
+    }
+
+    /// Updates the row with a model's key by binding its properties in place; `false` when the
+    /// row is for the Codable path, or when the UPDATE changed no row (the Codable path then
+    /// looks for the key in another stored form, or reports the row missing).
+    func updateInPlace<M: Model>(_ model: M, table: TableSchema) throws -> Bool {
+        guard let sql = table.statements.update, !table.statements.hasUUIDKey,
+            let layout = LayoutEncoding.layout(
+                for: M.self, table: table, dateStorage: configuration.dateStorage),
+            let fields = layout.updateFields
+        else { return false }
+        let ran = try withUnsafeBytes(of: model) { bytes in
+            try runInPlace(
+                bytes.baseAddress.unsafelyUnwrapped, fields: fields, sql: sql,
+                key: ModelStatementKey(model: ObjectIdentifier(M.self), kind: .update),
+                arguments: {
+                    (try? self.encodeModel(model, table: table).row.values).map {
+                        table.statements.updateArguments($0)
+                    }
+                })
+        }
+        return ran && changes > 0
+    }
+
     /// Throws, before anything is written, when a primary key column that SQLite does not
     /// assign (any key but an `Int64?`/`Int?` rowid) would be NULL: SQLite accepts a NULL key
     /// in a rowid table, and such a row can never be found, updated or deleted by key.

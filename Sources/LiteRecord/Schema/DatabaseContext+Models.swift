@@ -15,6 +15,10 @@ extension DatabaseContext {
     public func insert<M: Model>(_ model: inout M) throws {
         try withConnection { connection in
             let table = try connection.table(for: M.self)
+            if try connection.insertInPlace(&model, table: table, sql: table.statements.insert, kind: .insert)
+            {
+                return
+            }
             let encoded = try connection.encodeModel(model, table: table)
             try connection.checkPrimaryKey(of: encoded, table: table)
             try connection.runInsert(
@@ -60,6 +64,7 @@ extension DatabaseContext {
     public func update<M: Model>(_ model: M) throws {
         try withConnection { connection in
             let table = try connection.table(for: M.self)
+            if try connection.updateInPlace(model, table: table) { return }
             let (row, matchesTable) = try connection.encodeModel(model, table: table)
             if matchesTable, let sql = table.statements.update {
                 // The fast path: every column where the UPDATE expects it, the key among them.
@@ -121,6 +126,7 @@ extension DatabaseContext {
                 try connection.updateOrInsert(model, table: table)
                 return
             }
+            if try connection.insertInPlace(&model, table: table, sql: upsert, kind: .upsert) { return }
             let encoded = try connection.encodeModel(model, table: table)
             try connection.checkPrimaryKey(of: encoded, table: table)
             try connection.runInsert(encoded, of: M.self, table: table, sql: upsert, kind: .upsert)

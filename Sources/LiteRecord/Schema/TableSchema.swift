@@ -52,6 +52,9 @@ package final class TableSchema: Sendable {
     let requiredKeyColumns: [(name: String, position: Int)]
     /// The full-text index kept beside the table, when the schema declares one (Search/).
     let fullTextIndex: FullTextIndex?
+    /// The in-place encoding verdict for the date storage last asked (``LayoutEncoding``), kept
+    /// here so that each write finds it without hashing a key.
+    let encodingVerdict = Locked<(storage: DateStorage, layout: EncodingLayout?)?>(nil)
 
     init<M: Model>(resolving type: M.Type) throws {
         let schema = M.schema

@@ -152,6 +152,37 @@ enum DateText {
         }
     }
 
+    /// The text ``format(_:)`` gives, written into a buffer on the stack and lent to `body`,
+    /// for binding it without allocating a `String`; `nil` where ``format(_:)`` throws.
+    static func withText<R>(_ date: Date, _ body: (UnsafeRawBufferPointer) -> R) -> R? {
+        let interval = date.timeIntervalSinceReferenceDate
+        let floor = interval.rounded(.down)
+        guard interval.isFinite, floor >= Double(firstSecond), floor < Double(endSecond) else { return nil }
+        let whole = Int64(floor)
+        var digits: UInt64 = 0
+        var count = 0
+        if interval != floor {
+            guard let (fast, fastCount) = shortestFraction(of: interval, whole: whole) else {
+                // The rare fraction of more than 17 digits: through the `String`.
+                guard var text = try? format(date) else { return nil }
+                return text.withUTF8 { body(UnsafeRawBufferPointer($0)) }
+            }
+            (digits, count) = (fast, fastCount)
+        }
+        // 19 bytes of fields, a point and at most 17 digits.
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 37) { buffer in
+            writeFields(whole: whole, into: buffer)
+            guard count > 0 else { return body(UnsafeRawBufferPointer(start: buffer.baseAddress, count: 19)) }
+            buffer[19] = UInt8(ascii: ".")
+            var rest = digits
+            for index in stride(from: 19 + count, to: 19, by: -1) {
+                buffer[index] = 0x30 + UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+            }
+            return body(UnsafeRawBufferPointer(start: buffer.baseAddress, count: 20 + count))
+        }
+    }
+
     /// Writes `YYYY-MM-DD HH:MM:SS` (19 bytes) for whole seconds since the reference date.
     private static func writeFields(whole: Int64, into buffer: UnsafeMutableBufferPointer<UInt8>) {
         let unix = whole + unixEpochToReference
