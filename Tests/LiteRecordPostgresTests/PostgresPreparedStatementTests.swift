@@ -1,0 +1,155 @@
+import Foundation
+import LiteRecord
+import LiteRecordPostgres
+import LiteRecordTestSupport
+import Testing
+
+// Prepared statements cached per connection (issue 32, item 3): a statement that comes back is
+// prepared once and reused, and whatever drops prepared statements on the server (the pool's
+// `DISCARD ALL`, a caller's `DEALLOCATE`, a new connection) or changes what they return (a
+// column added to a table read by `SELECT *`) leaves every operation working.
+
+struct PreparedCounter: Model, Equatable {
+    var id: Int64?
+    var label: String
+    var count: Int
+    static let schema = Schema<PreparedCounter>(table: "prepared_counters")
+}
+
+@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage), .offCooperativePool)
+struct PostgresPreparedStatementTests {
+    /// A database with one connection (so every operation shares its prepared statements) and
+    /// three counters.
+    static func database() throws -> (pg: PostgresDatabase, application: String, admin: PostgresDatabase) {
+        let (pg, application, admin) = try PostgresPoolTests.database(maximumConnections: 1)
+        for index in 1...3 {
+            var counter = PreparedCounter(id: nil, label: "counter \(index)", count: index * 10)
+            try pg.insert(&counter)
+        }
+        return (pg, application, admin)
+    }
+
+    /// LiteRecord's prepared statements on the connection, by their SQL text.
+    static func prepared(_ pg: PostgresDatabase) throws -> [String] {
+        try pg.fetchAll(
+            String.self,
+            sql:
+                "SELECT statement FROM pg_prepared_statements WHERE name LIKE 'literecord%' ORDER BY statement"
+        )
+    }
+
+    static func findsAll(_ pg: PostgresDatabase) throws -> [PreparedCounter?] {
+        try (1...3).map { try pg.find(PreparedCounter.self, id: Int64($0)) }
+    }
+
+    static let expected = (1...3).map {
+        PreparedCounter(id: Int64($0), label: "counter \($0)", count: $0 * 10)
+    }
+
+    @Test func aStatementThatComesBackIsPreparedOnceAndReused() throws {
+        let (pg, _, _) = try Self.database()
+        for _ in 0..<5 {
+            #expect(try Self.findsAll(pg) == Self.expected)
+        }
+        let statements = try Self.prepared(pg)
+        let finds = statements.filter { $0.contains(#"FROM "prepared_counters" WHERE "id" = $1"#) }
+        #expect(finds.count == 1, "prepared: \(statements)")
+        // Inserts with a nil key share one statement too: three inserts, one prepared.
+        let inserts = statements.filter { $0.hasPrefix(#"INSERT INTO "prepared_counters""#) }
+        #expect(inserts.count == 1, "prepared: \(statements)")
+        // Run once, never prepared.
+        #expect(try pg.fetchOne(Int.self, sql: "SELECT 40 + \(2)") == 42)
+        #expect(try !Self.prepared(pg).contains { $0.contains("40 +") })
+    }
+
+    @Test func theSessionResetDropsThemAndTheyArePreparedAgain() throws {
+        let (pg, _, _) = try Self.database()
+        #expect(try Self.findsAll(pg) == Self.expected)
+        #expect(try Self.findsAll(pg) == Self.expected)
+        // A temporary table makes the pool run DISCARD ALL when the connection comes back.
+        try pg.execute(sql: "CREATE TEMP TABLE scratch (x int)")
+        #expect(try Self.prepared(pg).isEmpty)
+        #expect(try Self.findsAll(pg) == Self.expected)
+        #expect(try Self.findsAll(pg) == Self.expected)
+        #expect(try Self.prepared(pg).filter { $0.contains(#"WHERE "id" = $1"#) }.count == 1)
+    }
+
+    @Test func aCallersDeallocateOrDiscardLeavesEveryOperationWorking() throws {
+        let (pg, _, _) = try Self.database()
+        #expect(try Self.findsAll(pg) == Self.expected)
+        #expect(try Self.findsAll(pg) == Self.expected)
+        try pg.execute(sql: "DEALLOCATE ALL")
+        #expect(try Self.findsAll(pg) == Self.expected)
+        try pg.transaction { tx in
+            try tx.execute(sql: "DEALLOCATE ALL")
+            #expect(try tx.find(PreparedCounter.self, id: Int64(2)) == Self.expected[1])
+        }
+        try pg.execute(sql: "DISCARD ALL")
+        #expect(try Self.findsAll(pg) == Self.expected)
+        var counter = PreparedCounter(id: nil, label: "counter 4", count: 40)
+        try pg.insert(&counter)
+        #expect(try pg.find(PreparedCounter.self, id: counter.id ?? 0) == counter)
+    }
+
+    @Test func aColumnAddedUnderAPreparedSelectStarIsReadOutsideATransaction() throws {
+        let (pg, _, admin) = try Self.database()
+        let select: SQL = "SELECT * FROM prepared_counters WHERE id = \(Int64(1))"
+        #expect(try pg.fetchRows(sql: select).first?.columnNames == ["id", "label", "count"])
+        #expect(try pg.fetchRows(sql: select).first?.columnNames == ["id", "label", "count"])
+        // Another connection changes the table: the plan's result type changed (SQLSTATE 0A000).
+        let schema = try Self.schema(of: pg)
+        try admin.execute(sql: "ALTER TABLE \(identifier: schema).prepared_counters ADD extra int DEFAULT 7")
+        let row = try #require(try pg.fetchRows(sql: select).first)
+        #expect(row.columnNames == ["id", "label", "count", "extra"])
+        #expect(try row.value(Int.self, named: "extra") == 7)
+        #expect(try row.value(String.self, named: "label") == "counter 1")
+    }
+
+    @Test func aColumnAddedUnderAPreparedSelectStarRunsTheTransactionAgain() throws {
+        let (pg, _, admin) = try Self.database()
+        let select: SQL = "SELECT * FROM prepared_counters WHERE id = \(Int64(1))"
+        #expect(try pg.fetchRows(sql: select).count == 1)
+        #expect(try pg.fetchRows(sql: select).count == 1)
+        let schema = try Self.schema(of: pg)
+        try admin.execute(sql: "ALTER TABLE \(identifier: schema).prepared_counters ADD extra int DEFAULT 7")
+        var attempts = 0
+        let columns = try pg.transaction { tx in
+            attempts += 1
+            return try tx.fetchRows(sql: select).first?.columnNames
+        }
+        #expect(columns == ["id", "label", "count", "extra"])
+        #expect(attempts == 2)
+    }
+
+    @Test func anAbortedTransactionLeavesThePreparedStatementsWorking() throws {
+        let (pg, _, _) = try Self.database()
+        #expect(try Self.findsAll(pg) == Self.expected)
+        let error = #expect(throws: DatabaseError.self) {
+            try pg.transaction { tx in
+                _ = try? tx.execute(
+                    sql: "INSERT INTO prepared_counters (id, label, count) VALUES (1, 'again', 0)")
+                // Second use of the find, in the aborted transaction: refused as before.
+                _ = try tx.find(PreparedCounter.self, id: Int64(1))
+            }
+        }
+        #expect(error?.sqlState == "25P02")
+        #expect(try Self.findsAll(pg) == Self.expected)
+        #expect(try Self.findsAll(pg) == Self.expected)
+        #expect(try pg.count(PreparedCounter.self) == 3)
+    }
+
+    @Test func aNewConnectionPreparesItsOwn() throws {
+        let (pg, application, admin) = try Self.database()
+        #expect(try Self.findsAll(pg) == Self.expected)
+        #expect(try Self.findsAll(pg) == Self.expected)
+        #expect(try PostgresPoolTests.terminate(application, from: admin) == 1)
+        #expect(try Self.findsAll(pg) == Self.expected)
+        #expect(try Self.findsAll(pg) == Self.expected)
+        #expect(try Self.prepared(pg).filter { $0.contains(#"WHERE "id" = $1"#) }.count == 1)
+    }
+
+    /// The schema the database's connections use (`PostgresPoolTests.database` makes one).
+    static func schema(of pg: PostgresDatabase) throws -> String {
+        try #require(try pg.fetchOne(String.self, sql: "SELECT current_schema()"))
+    }
+}
