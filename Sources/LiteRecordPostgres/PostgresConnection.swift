@@ -178,7 +178,7 @@ public final class PostgresConnection {
                 handle, name, Int32(parameters.types.count), pointers, lengths, formats,
                 statement.binaryResults ? 1 : 0)
         }
-        return try self.result(of: result, sql: sql)
+        return try self.result(of: result, sql: sql, binary: statement.binaryResults)
     }
 
     /// The statement's prepared name, preparing it on the server first if needed.
@@ -194,12 +194,13 @@ public final class PostgresConnection {
         _ = try result(of: prepared, sql: sql)
         statement.preparedName = name
         statement.preparedTypes = parameters.types
+        statement.binaryResults = binaryResultsAreExact(name)
         return name
     }
 
     /// The statement's rows, or its error; a connection lost on the way is
     /// ``PostgresConnectionLoss``, whatever the server or libpq said about it.
-    private func result(of result: OpaquePointer?, sql: SQL) throws -> PostgresResult {
+    private func result(of result: OpaquePointer?, sql: SQL, binary: Bool = false) throws -> PostgresResult {
         guard PQstatus(handle) == CONNECTION_OK else {
             let reason = result.map { PostgresErrorMapping.error(from: $0, connection: handle, sql: sql) }
             if let result { PQclear(result) }
@@ -213,7 +214,26 @@ public final class PostgresConnection {
                     in: .whitespacesAndNewlines),
                 sql: sql.text, arguments: sql.arguments)
         }
-        return try PostgresResult(consuming: result, connection: handle, sql: sql)
+        return try PostgresResult(consuming: result, connection: handle, sql: sql, binary: binary)
+    }
+
+    /// Whether every column a prepared statement returns has a type whose binary form reads as
+    /// its text does (``PostgresResult/ValueKind/binary(oid:)``), and one at least is cheaper
+    /// to read that way (a number, a boolean, `bytea`): one round trip (`PQdescribePrepared`),
+    /// paid once per prepared statement.
+    private func binaryResultsAreExact(_ name: String) -> Bool {
+        guard let description = PQdescribePrepared(handle, name) else { return false }
+        defer { PQclear(description) }
+        guard PQresultStatus(description) == PGRES_COMMAND_OK else { return false }
+        var cheaper = false
+        for field in 0..<PQnfields(description) {
+            switch PostgresResult.ValueKind.binary(oid: PQftype(description, field)) {
+            case nil: return false
+            case .binaryText?, .binaryJSONB?: break
+            default: cheaper = true
+            }
+        }
+        return cheaper
     }
 
     /// Every SQL text run on this connection, with the prepared statements made for them.

@@ -100,9 +100,8 @@ extension PostgresContext {
     public func find<M: Model>(_ type: M.Type, id: some DatabaseValueConvertible) throws -> M? {
         try withSession { session in
             guard let table = try session.readableTable(for: M.self) else { return nil }
-            let key = try table.singleKeyColumn(of: M.self)
-            let sql: SQL =
-                "SELECT \(SQL(table.selection)) FROM \(identifier: table.name) WHERE \(identifier: key) = \(id) LIMIT 1"
+            var sql = SQL(verbatim: try session.database.findPrefix(of: M.self, table: table))
+            sql.append("\(id) LIMIT 1")
             guard let row = try session.execute(sql).lrRows.first else { return nil }
             return try table.decode(M.self, from: row, dateStorage: session.dateStorage)
         }
@@ -298,5 +297,20 @@ extension PostgresSession {
                 index == 0 ? "\(identifier: column) = \(value)" : " AND \(identifier: column) = \(value)")
         }
         return condition
+    }
+}
+
+extension PostgresDatabase {
+    /// `SELECT ... FROM "table" WHERE "key" = ` for a model's `find`, built once per model type:
+    /// quoting the names again at every call was a fifth of a `find`'s client-side instructions
+    /// (callgrind), now that the statement itself runs prepared.
+    func findPrefix<M: Model>(of type: M.Type, table: BackendTable) throws -> String {
+        let model = ObjectIdentifier(M.self)
+        if let prefix = findPrefixes.withLock({ $0[model] }) { return prefix }
+        let key = try table.singleKeyColumn(of: M.self)
+        let prefix: SQL =
+            "SELECT \(SQL(table.selection)) FROM \(identifier: table.name) WHERE \(identifier: key) = "
+        findPrefixes.withLock { $0[model] = prefix.text }
+        return prefix.text
     }
 }

@@ -19,6 +19,8 @@ public final class PostgresDatabase: PostgresContext, Sendable {
     let pool: PostgresPool
     /// The model types whose tables were created or checked (committed) on this database.
     let preparedTables = Locked<Set<ObjectIdentifier>>([])
+    /// The text `find` runs for each model type, up to its key's value (`findPrefix(of:table:)`).
+    let findPrefixes = Locked<[ObjectIdentifier: String]>([:])
     /// Makes conflicting transactions converge when they run again.
     let retryGate = TransactionRetryGate()
     /// The listener and triggers that observations share.

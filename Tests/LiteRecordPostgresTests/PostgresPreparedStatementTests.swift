@@ -148,6 +148,57 @@ struct PostgresPreparedStatementTests {
         #expect(try Self.prepared(pg).filter { $0.contains(#"WHERE "id" = $1"#) }.count == 1)
     }
 
+    @Test func binaryResultsReadTheValuesTextResultsRead() throws {
+        let (pg, _, _) = try Self.database()
+        try pg.execute(
+            sql: """
+                CREATE TABLE kinds (k int, i2 int2, i4 int4, i8 int8, f4 float4, f8 float8, b bool,
+                    bytes bytea, t text, v varchar(9), c char(4), j json, jb jsonb, n numeric)
+                """)
+        try pg.execute(
+            sql: """
+                INSERT INTO kinds VALUES
+                (1, -32768, -2147483648, -9223372036854775808, 1.1, -0.0, true, '\\x00ff', 'é ☃', 'v', 'ab',
+                    '{"a": [1, 2]}', '{"b": "x", "a": 1}', 12.50),
+                (2, 32767, 2147483647, 9223372036854775807, 'NaN', 'Infinity', false, '', '', '', '',
+                    '[]', '[]', 0),
+                (3, 0, 0, 0, 0, 'NaN', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
+                (4, 1, 2, 3, -1e30, 0.1, true, '\\x01', 'x', 'y', 'z', '1', '"s"', -1)
+                """)
+        // The first run is unprepared (text results); the next ones run prepared, every column
+        // of the second query in binary.
+        let all: SQL = "SELECT * FROM kinds WHERE k > \(0) ORDER BY k"
+        let numbers: SQL =
+            "SELECT k, i2, i4, i8, f8, b, bytes, t, v, c, j, jb FROM kinds WHERE k > \(0) ORDER BY k"
+        for sql in [all, numbers] {
+            let text = try pg.fetchRows(sql: sql)
+            for _ in 0..<2 {
+                let again = try pg.fetchRows(sql: sql)
+                #expect(again.map(\.columnNames) == text.map(\.columnNames))
+                #expect(again.count == 4)
+                for (row, expected) in zip(again, text) {
+                    for index in 0..<row.count {
+                        // NaN is not equal to itself: compared by bits.
+                        let value = try row.value(at: index)
+                        let reference = try expected.value(at: index)
+                        if case .real(let a) = value, case .real(let b) = reference {
+                            #expect(a.bitPattern == b.bitPattern, "\(row.columnNames[index]): \(a) \(b)")
+                        } else {
+                            #expect(value == reference, "\(row.columnNames[index])")
+                        }
+                    }
+                }
+            }
+        }
+        let first = try #require(try pg.fetchRows(sql: numbers).first)
+        #expect(try first.value(Int64.self, named: "i8") == Int64.min)
+        #expect(try first.value(Data.self, named: "bytes") == Data([0, 255]))
+        #expect(try first.value(String.self, named: "t") == "é ☃")
+        #expect(try first.value(String.self, named: "c") == "ab  ")
+        #expect(try first.value(String.self, named: "jb") == #"{"a": 1, "b": "x"}"#)
+        #expect(try first.value(Bool.self, named: "b") == true)
+    }
+
     /// The schema the database's connections use (`PostgresPoolTests.database` makes one).
     static func schema(of pg: PostgresDatabase) throws -> String {
         try #require(try pg.fetchOne(String.self, sql: "SELECT current_schema()"))
