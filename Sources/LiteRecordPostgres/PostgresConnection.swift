@@ -182,7 +182,7 @@ public final class PostgresConnection {
     }
 
     /// The statement's prepared name, preparing it on the server first if needed.
-    private func preparedName(of statement: PostgresStatement, _ parameters: PostgresParameters, sql: SQL)
+    func preparedName(of statement: PostgresStatement, _ parameters: PostgresParameters, sql: SQL)
         throws -> String
     {
         if let name = statement.preparedName { return name }
@@ -200,7 +200,7 @@ public final class PostgresConnection {
 
     /// The statement's rows, or its error; a connection lost on the way is
     /// ``PostgresConnectionLoss``, whatever the server or libpq said about it.
-    private func result(of result: OpaquePointer?, sql: SQL, binary: Bool = false) throws -> PostgresResult {
+    func result(of result: OpaquePointer?, sql: SQL, binary: Bool = false) throws -> PostgresResult {
         guard PQstatus(handle) == CONNECTION_OK else {
             let reason = result.map { PostgresErrorMapping.error(from: $0, connection: handle, sql: sql) }
             if let result { PQclear(result) }
@@ -237,7 +237,7 @@ public final class PostgresConnection {
     }
 
     /// Every SQL text run on this connection, with the prepared statements made for them.
-    private var statements = PostgresStatementCache()
+    var statements = PostgresStatementCache()
 
     /// Forgets the prepared statements, which `DISCARD ALL` (the session reset) dropped.
     func forgetPreparedStatements() {

@@ -234,6 +234,75 @@ extension BackendTable {
 extension PostgresSession {
     /// Inserts (or upserts) a row; returns the generated key when the model's was nil.
     func insertRow<M: Model>(_ model: M, table: BackendTable, upsert: Bool) throws -> Int64? {
+        let (sql, generates) = try insertStatement(model, table: table, upsert: upsert)
+        if generates {
+            return try generatedKey(of: try execute(sql), sql: sql)
+        }
+        try execute(sql)
+        if let key = table.automaticKeyColumn {
+            // A key the caller chose: move the identity past it, so that later generated keys
+            // do not collide with it (SQLite's rowid does this by itself).
+            try execute(
+                """
+                SELECT setval(pg_get_serial_sequence(\(SQL.quoteIdentifier(table.name)), \(key)),
+                    greatest((SELECT max(\(identifier: key)) FROM \(identifier: table.name)), 1))
+                """)
+        }
+        return nil
+    }
+
+    /// The key an `INSERT ... RETURNING` returned.
+    func generatedKey(of result: PostgresResult, sql: SQL) throws -> Int64 {
+        guard case .integer(let generated)? = result.rows.first?.first else {
+            throw DatabaseError(
+                backendName: "PostgreSQL",
+                resultCode: .error, message: "PostgreSQL returned no generated key", sql: sql.text)
+        }
+        return generated
+    }
+
+    /// Inserts models whose keys PostgreSQL generates, their statements sent in pipelines
+    /// (``PostgresConnection/executePipelined(_:)``) rather than one round trip each; the
+    /// caller runs it in a transaction or savepoint. Models with a key of their own (or none to
+    /// generate) are inserted one by one, as ``insertRow(_:table:upsert:)`` does.
+    ///
+    /// - Returns: The models, their keys set.
+    func insertRows<M: Model>(_ models: [M], table: BackendTable) throws -> [M] {
+        guard table.automaticKeyColumn != nil, models.allSatisfy({ table.hasNoGeneratedKey($0) }) else {
+            return try models.map { model in
+                var copy = model
+                if let generated = try insertRow(model, table: table, upsert: false) {
+                    table.assignGeneratedKey(generated, to: &copy)
+                }
+                return copy
+            }
+        }
+        let statements = try models.map { try insertStatement($0, table: table, upsert: false).sql }
+        if let tracker = CancellationTracker.current, tracker.isCancelledNow {
+            throw DatabaseError(
+                backendName: "PostgreSQL",
+                resultCode: .interrupt, message: "the task was cancelled before the statement started",
+                sql: statements.first?.text)
+        }
+        let results: [PostgresResult]
+        do {
+            results = try connection.executePipelined(statements)
+        } catch {
+            noteRetryableFailure(error)
+            throw error
+        }
+        var inserted = models
+        for index in inserted.indices {
+            table.assignGeneratedKey(
+                try generatedKey(of: results[index], sql: statements[index]), to: &inserted[index])
+        }
+        return inserted
+    }
+
+    /// The `INSERT` of a model, and whether it returns the key PostgreSQL generated.
+    func insertStatement<M: Model>(_ model: M, table: BackendTable, upsert: Bool) throws -> (
+        sql: SQL, generates: Bool
+    ) {
         let row = try table.encode(model, dateStorage: dateStorage)
         let generates = table.hasNoGeneratedKey(model)
         var columns: [String] = []
@@ -263,24 +332,9 @@ extension PostgresSession {
         }
         if generates, let key = table.automaticKeyColumn {
             sql.append(" RETURNING \(identifier: key)")
-            guard case .integer(let generated)? = try execute(sql).rows.first?.first else {
-                throw DatabaseError(
-                    backendName: "PostgreSQL",
-                    resultCode: .error, message: "PostgreSQL returned no generated key", sql: sql.text)
-            }
-            return generated
+            return (sql, true)
         }
-        try execute(sql)
-        if let key = table.automaticKeyColumn {
-            // A key the caller chose: move the identity past it, so that later generated keys
-            // do not collide with it (SQLite's rowid does this by itself).
-            try execute(
-                """
-                SELECT setval(pg_get_serial_sequence(\(SQL.quoteIdentifier(table.name)), \(key)),
-                    greatest((SELECT max(\(identifier: key)) FROM \(identifier: table.name)), 1))
-                """)
-        }
-        return nil
+        return (sql, false)
     }
 
     /// `"id" = $n AND ...` for the model's primary key values.

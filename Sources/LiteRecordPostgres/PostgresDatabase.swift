@@ -132,11 +132,10 @@ extension PostgresDatabase {
     /// - Throws: As ``PostgresContext/insert(_:)-8ikok``; the transaction is rolled back.
     @discardableResult
     public func insert<M: Model, S: Sequence<M>>(contentsOf models: S) throws -> [M] {
-        try transaction { tx in
-            try models.map { model in
-                var copy = model
-                try tx.insert(&copy)
-                return copy
+        let models = Array(models)
+        return try transaction { tx in
+            try tx.withSession { session in
+                try session.insertRows(models, table: try session.preparedTable(for: M.self))
             }
         }
     }

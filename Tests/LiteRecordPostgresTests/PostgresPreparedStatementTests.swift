@@ -199,6 +199,51 @@ struct PostgresPreparedStatementTests {
         #expect(try first.value(Bool.self, named: "b") == true)
     }
 
+    static func batch(_ range: ClosedRange<Int>) -> [PreparedCounter] {
+        range.map { PreparedCounter(id: nil, label: "batch \($0)", count: $0) }
+    }
+
+    @Test func insertContentsOfSendsPipelinesAndSetsEveryKey() throws {
+        let (pg, _, _) = try Self.database()
+        // More models than one pipeline holds (256).
+        let inserted = try pg.insert(contentsOf: Self.batch(1...600))
+        #expect(inserted.map(\.id) == (4...603).map { Int64($0) })
+        #expect(inserted.map(\.label) == Self.batch(1...600).map(\.label))
+        let stored = try pg.query(PreparedCounter.self).where { $0.count < 1000 }.order { $0.id.ascending }
+            .fetchAll()
+        #expect(stored == Self.expected + inserted)
+        // The connection left pipeline mode: plain statements still run.
+        #expect(try pg.fetchOne(Int.self, sql: "SELECT 40 + \(2)") == 42)
+    }
+
+    @Test func aFailureInAPipelineIsTheSameErrorAndWritesNothing() throws {
+        let (pg, _, _) = try Self.database()
+        try pg.execute(sql: "CREATE UNIQUE INDEX prepared_counters_label ON prepared_counters (label)")
+        var duplicate = PreparedCounter(id: nil, label: "counter 2", count: 0)
+        let single = #expect(throws: DatabaseError.self) { try pg.insert(&duplicate) }
+        // The duplicate in the middle of the second pipeline.
+        var models = Self.batch(1...600)
+        models[300] = duplicate
+        let batch = #expect(throws: DatabaseError.self) { try pg.insert(contentsOf: models) }
+        #expect(batch?.resultCode == .constraintUnique)
+        #expect(batch?.resultCode == single?.resultCode)
+        #expect(batch?.message == single?.message)
+        #expect(batch?.sqlState == "23505")
+        #expect(try pg.count(PreparedCounter.self) == 3)
+        // In a transaction: the savepoint is rolled back, the rest of the transaction goes on.
+        let kept = try pg.transaction { tx -> Int in
+            var before = PreparedCounter(id: nil, label: "before", count: 1)
+            try tx.insert(&before)
+            let error = #expect(throws: DatabaseError.self) { try tx.insert(contentsOf: models) }
+            #expect(error?.resultCode == .constraintUnique)
+            _ = try tx.insert(contentsOf: Self.batch(1...10))
+            return try tx.count(PreparedCounter.self)
+        }
+        #expect(kept == 3 + 1 + 10)
+        #expect(try pg.count(PreparedCounter.self) == 14)
+        #expect(try Self.findsAll(pg) == Self.expected)
+    }
+
     /// The schema the database's connections use (`PostgresPoolTests.database` makes one).
     static func schema(of pg: PostgresDatabase) throws -> String {
         try #require(try pg.fetchOne(String.self, sql: "SELECT current_schema()"))
