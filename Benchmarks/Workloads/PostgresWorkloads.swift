@@ -20,7 +20,7 @@ enum PostgresWorkloads {
         description: "workloads 1–3 on PostgreSQL, LiteRecordPostgres vs libpq (tracker issue 22)",
         workloads: workloads,
         notes: { results in
-            results.map(DesignTargets.costs)
+            DesignTargets.notes(results)
                 + (results.isEmpty
                     ? []
                     : [
