@@ -312,6 +312,22 @@ extension PostgresSession {
             columns.append(column)
             values.append(value)
         }
+        let returnsKey = generates && table.automaticKeyColumn != nil
+        // The text depends only on the model type, the columns and the kind of insert: built
+        // once, since quoting every name at every insert was a good part of its client time.
+        let shape = PostgresInsertShape(model: ObjectIdentifier(M.self), upsert: upsert, generates: generates)
+        if let cached = database.insertTexts.withLock({ $0[shape] }), cached.columns == columns {
+            return (SQL(verbatim: cached.text, arguments: StatementArguments(positional: values)), returnsKey)
+        }
+        let sql = try insertSQL(
+            table: table, columns: columns, values: values, upsert: upsert, generates: generates)
+        database.insertTexts.withLock { $0[shape] = (columns, sql.text) }
+        return (sql, returnsKey)
+    }
+
+    private func insertSQL(
+        table: BackendTable, columns: [String], values: [DatabaseValue], upsert: Bool, generates: Bool
+    ) throws -> SQL {
         var sql: SQL = "INSERT INTO \(identifier: table.name) "
         if columns.isEmpty {
             sql.append("DEFAULT VALUES")
@@ -332,9 +348,8 @@ extension PostgresSession {
         }
         if generates, let key = table.automaticKeyColumn {
             sql.append(" RETURNING \(identifier: key)")
-            return (sql, true)
         }
-        return (sql, false)
+        return sql
     }
 
     /// `"id" = $n AND ...` for the model's primary key values.
@@ -367,4 +382,11 @@ extension PostgresDatabase {
         findPrefixes.withLock { $0[model] = prefix.text }
         return prefix.text
     }
+}
+
+/// What an `INSERT`'s text depends on besides its columns (``PostgresDatabase/insertTexts``).
+struct PostgresInsertShape: Hashable {
+    let model: ObjectIdentifier
+    let upsert: Bool
+    let generates: Bool
 }

@@ -21,6 +21,8 @@ public final class PostgresDatabase: PostgresContext, Sendable {
     let preparedTables = Locked<Set<ObjectIdentifier>>([])
     /// The text `find` runs for each model type, up to its key's value (`findPrefix(of:table:)`).
     let findPrefixes = Locked<[ObjectIdentifier: String]>([:])
+    /// The text of each model type's `INSERT`, with the columns it names.
+    let insertTexts = Locked<[PostgresInsertShape: (columns: [String], text: String)]>([:])
     /// Makes conflicting transactions converge when they run again.
     let retryGate = TransactionRetryGate()
     /// The listener and triggers that observations share.
