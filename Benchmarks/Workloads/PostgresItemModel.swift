@@ -61,6 +61,10 @@ enum PostgresItemModel {
         INSERT INTO "literecord_bench_items" ("name", "score", "ratio", "flag", "created", "tags") \
         VALUES ($1,$2,$3,$4,$5,$6) RETURNING "id"
         """
+    /// The C side's `COPY` of the same six columns, text format.
+    static let copy = """
+        COPY "literecord_bench_items" ("name", "score", "ratio", "flag", "created", "tags") FROM STDIN
+        """
     /// LiteRecordPostgres's `find(_:id:)`.
     static let find = #"SELECT * FROM "literecord_bench_items" WHERE "id" = $1 LIMIT 1"#
     /// LiteRecordPostgres's `query(PostgresItem.self).fetchAll()`.
@@ -69,8 +73,11 @@ enum PostgresItemModel {
     static let begin = "BEGIN ISOLATION LEVEL SERIALIZABLE"
     static let commit = "COMMIT"
     static let truncate = #"TRUNCATE "literecord_bench_items" RESTART IDENTITY"#
-    /// The columns of `SELECT *`, in the order the C side reads them.
+    /// The columns of `SELECT *`, in the order the C side reads them, and their types' OIDs
+    /// (`int8`, `text`, `int8`, `float8`, `boolean`, `text`, `jsonb`), whose binary forms it
+    /// decodes.
     static let columns = ["id", "name", "score", "ratio", "flag", "created", "tags"]
+    static let columnTypes: [UInt32] = [20, 25, 20, 701, 16, 25, 3802]
     /// The whole table summarized: row count and an MD5 of every value in key order, so both
     /// sides must have stored exactly the same values.
     static let fingerprint = """
@@ -116,13 +123,16 @@ enum PostgresItemModel {
             try c.query(PostgresItemModel.fingerprint) { CPostgresField.string($0, 0, 0) }
         }
 
-        /// Throws unless the C side's `SELECT *` returns the columns it reads, in its order.
+        /// Throws unless the C side's `SELECT *` returns the columns it reads, in its order, with
+        /// the types whose binary form it decodes.
         func verifyColumns() throws {
-            let names = try c.query(PostgresItemModel.selectAll + " LIMIT 0") {
-                CPostgresField.columnNames($0)
+            let (names, types) = try c.query(PostgresItemModel.selectAll + " LIMIT 0") { result in
+                (CPostgresField.columnNames(result), (0..<PQnfields(result)).map { PQftype(result, $0) })
             }
-            guard names == columns else {
-                throw FixtureError(description: "`SELECT *` returns \(names), the C side reads \(columns)")
+            guard names == columns, types == columnTypes else {
+                throw FixtureError(
+                    description: "`SELECT *` returns \(names) of types \(types), the C side reads \(columns) "
+                        + "of types \(columnTypes)")
             }
         }
     }
@@ -143,9 +153,10 @@ enum PostgresItemModel {
 
     // MARK: - Inserts
 
-    /// The C side of `postgres-insert`: `BEGIN`, one `PQexecParams` per model with the six
-    /// values as text (the key left to the identity column, read back from `RETURNING`), `COMMIT`.
-    /// Kept out of line so that a profiler can tell it apart.
+    /// The C side of `postgres-insert`: `BEGIN`, the insert prepared once (`PQprepare`), one
+    /// `PQexecPrepared` per model with the six values as text (the key left to the identity
+    /// column, read back from `RETURNING`), `COMMIT`. Kept out of line so that a profiler can tell
+    /// it apart.
     ///
     /// - Returns: The sum of the generated keys, checked by the caller.
     @inline(never)
@@ -156,12 +167,42 @@ enum PostgresItemModel {
     {
         var keySum: Int64 = 0
         try connection.execute(begin)
+        let name = try connection.preparedName(insert)
         for item in items {
             try codec.bindInsert(item)
-            keySum &+= try connection.query(insert, codec.parameters) { CPostgresField.int64($0, 0, 0) }
+            keySum &+= try codec.parameters.withPointers { values, count in
+                try connection.queryPrepared(
+                    name, values: values!, lengths: nil, formats: nil, count: count, resultFormat: 0
+                ) { CPostgresField.int64($0, 0, 0) }
+            }
         }
         try connection.execute(commit)
         return keySum
+    }
+
+    /// The C side of `postgres-insert-batch`: one `COPY ... FROM STDIN` of text rows written by
+    /// hand, sent in 64 KiB chunks. Kept out of line so that a profiler can tell it apart.
+    ///
+    /// - Returns: The number of rows copied, checked by the caller.
+    @inline(never)
+    static func copyC(
+        _ items: [PostgresItem], into connection: CPostgresConnection, codec: CPostgresItemCodec
+    )
+        throws -> Int
+    {
+        var rows = CCopyText(capacity: items.count * 96)
+        for item in items { try codec.appendCopyRow(item, to: &rows) }
+        return try connection.copyIn(copy, rows.bytes)
+    }
+
+    /// LiteRecord's side of `postgres-insert-batch`: `insert(contentsOf:)`.
+    ///
+    /// - Returns: The sum of the generated keys, checked by the caller.
+    @inline(never)
+    static func insertBatchLiteRecord(_ items: [PostgresItem], into database: PostgresDatabase) throws
+        -> Int64
+    {
+        try database.insert(contentsOf: items).reduce(0) { $0 &+ ($1.id ?? 0) }
     }
 
     /// LiteRecord's side of `postgres-insert`: `insert(&item)` for every model in one transaction.
@@ -181,45 +222,74 @@ enum PostgresItemModel {
     }
 }
 
-/// The C side's hand-written coding of a ``PostgresItem``: values sent as text (numbers by
-/// their Swift description, as LiteRecordPostgres sends them; the date as `DateStorage.text`;
-/// the tags as the bytes of one reused `JSONEncoder`) and read back field by field from the
-/// text result (`strtoll`, `strtod`, `t`/`f`, the date parsed by `DateStorage.text`, the
-/// `jsonb` tags by one reused `JSONDecoder`).
+/// The C side's hand-written coding of a ``PostgresItem``, as a careful libpq programmer
+/// writes it, with no Foundation coder and no LiteRecord code: values sent as text (integers'
+/// digits and doubles' `%.17g` written by hand, the date by ``CDateText``, the tags by
+/// ``CStringArrayWriter``), rows read from binary results (big-endian `int8` and `float8`, a
+/// `boolean` byte, text bytes, the date parsed by ``CDateText``, the `jsonb` tags after their
+/// version byte by ``CStringArrayParser``), and `COPY` rows written by ``CCopyText``.
 final class CPostgresItemCodec {
     let parameters = CPostgresParameters()
-    private let json = CItemCodec()
+    private var json = CStringArrayWriter()
+    private var date = [UInt8](repeating: 0, count: CDateText.capacity)
 
     /// Fills ``parameters`` for ``PostgresItemModel/insert``.
     @inline(__always)
     func bindInsert(_ item: PostgresItem) throws {
         parameters.removeAll()
         parameters.append(item.name)
-        parameters.append(String(item.score))
-        parameters.append("\(item.ratio)")
-        parameters.append(item.flag ? "1" : "0")
-        guard case .text(let created) = try DateStorage.text.databaseValue(for: item.created) else {
-            throw FixtureError(description: "C side: DateStorage.text did not make text")
+        parameters.append(integer: Int64(item.score))
+        var ratio = CCopyText(capacity: 32)
+        ratio.append(double: item.ratio)
+        ratio.bytes.withUnsafeBufferPointer { parameters.append(bytes: $0) }
+        parameters.append(item.flag ? "t" : "f")
+        try date.withUnsafeMutableBufferPointer { buffer in
+            let count = try CDateText.write(
+                item.created.timeIntervalSinceReferenceDate, into: buffer.baseAddress!)
+            parameters.append(bytes: UnsafeBufferPointer(rebasing: buffer[0..<count]))
         }
-        parameters.append(created)
-        parameters.append(utf8: try json.encoder.encode(item.tags))
+        json.write(item.tags)
+        json.bytes.withUnsafeBufferPointer { parameters.append(bytes: $0) }
     }
 
-    /// Reads row `row` of a `SELECT *` result (``PostgresItemModel/columns``).
+    /// Appends the `COPY` text row of ``PostgresItemModel/copy`` for `item`.
+    @inline(__always)
+    func appendCopyRow(_ item: PostgresItem, to rows: inout CCopyText) throws {
+        rows.append(string: item.name)
+        rows.endField()
+        rows.append(integer: Int64(item.score))
+        rows.endField()
+        rows.append(double: item.ratio)
+        rows.endField()
+        rows.append(byte: item.flag ? UInt8(ascii: "t") : UInt8(ascii: "f"))
+        rows.endField()
+        try date.withUnsafeMutableBufferPointer { buffer in
+            let count = try CDateText.write(
+                item.created.timeIntervalSinceReferenceDate, into: buffer.baseAddress!)
+            rows.append(raw: UnsafeBufferPointer(rebasing: buffer[0..<count]))
+        }
+        rows.endField()
+        json.write(item.tags)
+        rows.append(text: json.bytes)
+        rows.endRow()
+    }
+
+    /// Reads row `row` of a binary-format `SELECT *` result (``PostgresItemModel/columns``).
     @inline(__always)
     func read(_ result: OpaquePointer, row: Int32) throws -> PostgresItem {
         PostgresItem(
-            id: CPostgresField.isNull(result, row, 0) ? nil : CPostgresField.int64(result, row, 0),
-            name: CPostgresField.string(result, row, 1),
-            score: Int(CPostgresField.int64(result, row, 2)),
-            ratio: CPostgresField.double(result, row, 3),
-            flag: CPostgresField.bool(result, row, 4),
-            created: try DateStorage.text.date(from: .text(CPostgresField.string(result, row, 5))),
-            tags: try json.decoder.decode(
-                [String].self, from: Data(buffer: CPostgresField.bytes(result, row, 6))))
+            id: CPostgresField.isNull(result, row, 0) ? nil : CPostgresBinaryField.int64(result, row, 0),
+            name: String(decoding: CPostgresBinaryField.bytes(result, row, 1), as: UTF8.self),
+            score: Int(CPostgresBinaryField.int64(result, row, 2)),
+            ratio: CPostgresBinaryField.double(result, row, 3),
+            flag: CPostgresBinaryField.bool(result, row, 4),
+            created: Date(
+                timeIntervalSinceReferenceDate: try CDateText.read(CPostgresBinaryField.bytes(result, row, 5))
+            ),
+            tags: try CStringArrayParser.parse(CPostgresBinaryField.bytes(result, row, 6, skip: 1)))
     }
 
-    /// Reads every row of a `SELECT *` result.
+    /// Reads every row of a binary-format `SELECT *` result.
     @inline(__always)
     func readAll(_ result: OpaquePointer) throws -> [PostgresItem] {
         let count = PQntuples(result)

@@ -6,25 +6,26 @@ import LiteRecordPostgres
 /// server, LiteRecordPostgres against hand-written libpq calls in the same run.
 ///
 /// Both sides talk to the server named by `LITERECORD_POSTGRES_URL` (the workloads are skipped
-/// with a message when it is not set), each on its own connection, with the same statements,
-/// the same protocol (`PQexec` for SQL without arguments, `PQexecParams` with text parameters
-/// and text results otherwise, as LiteRecordPostgres does), the same round trips and the same
-/// transactions. Most of each operation's time is the server's and the socket's, which both
-/// sides pay alike; the ratio shows what LiteRecord adds on top.
+/// with a message when it is not set), each on its own connection, and store and read the same
+/// rows (checked). The C side is what a careful libpq programmer writes for each job (tracker
+/// issue 32): inserts through a statement prepared once; `insert(contentsOf:)` against one
+/// `COPY FROM STDIN` of text rows written by hand; `fetchAll` against `PQexecParams` with binary
+/// results decoded by hand; `find` against a prepared statement with a binary key and binary
+/// results. No Foundation coder on the C side: dates and JSON are written and read by hand.
 enum PostgresWorkloads {
-    static let workloads: [Workload] = [insert, fetchAll, findByKey] + PostgresCounter.workloads
+    static let workloads: [Workload] = [insert, insertBatch, fetchAll, findByKey] + PostgresCounter.workloads
 
     static let group = WorkloadGroup(
         slug: "postgres",
         description: "workloads 1–3 on PostgreSQL, LiteRecordPostgres vs libpq (tracker issue 22)",
         workloads: workloads,
         notes: { results in
-            results.map(DesignTargets.costs)
+            DesignTargets.notes(results)
                 + (results.isEmpty
                     ? []
                     : [
-                        "postgres: one round trip per statement on both sides; the server's own work "
-                            + "and the socket are in both medians"
+                        "postgres: C sides are hand-written libpq (prepared statements, COPY, binary "
+                            + "results); the server's own work and the socket are in both medians"
                     ])
         })
 
@@ -108,10 +109,57 @@ enum PostgresWorkloads {
             return elapsed
         })
 
+    // MARK: - Insert many
+
+    /// `insert(contentsOf:)` of N models; the C side sends them in one `COPY FROM STDIN` of text
+    /// rows it writes by hand (and gets no keys back, which LiteRecord must return).
+    static let insertBatch = Workload(
+        slug: "postgres-insert-batch",
+        description: "insert(contentsOf:) N PostgresItem models; C: one COPY FROM STDIN of hand-written rows",
+        defaultSize: 100_000,
+        setup: { context in
+            let server = try PostgresItemModel.Server()
+            let items = PostgresItemModel.makeItems(count: context.size)
+            let codec = CPostgresItemCodec()
+            // The reference: C's one-by-one inserts; both measured sides must store the same table.
+            _ = try PostgresItemModel.insertC(items, into: server.c, codec: codec)
+            let expected = try server.fingerprint()
+            let keySum = Int64(items.count) * Int64(items.count + 1) / 2
+            return (server: server, items: items, codec: codec, expected: expected, keySum: keySum)
+        },
+        c: { fixture, _ in
+            try fixture.server.truncate()
+            var copied = 0
+            let elapsed = try Stopwatch.measure {
+                copied = try PostgresItemModel.copyC(
+                    fixture.items, into: fixture.server.c, codec: fixture.codec)
+            }
+            guard copied == fixture.items.count else {
+                throw FixtureError(description: "C side copied \(copied) rows, not \(fixture.items.count)")
+            }
+            try verify(
+                try fixture.server.fingerprint(), expected: fixture.expected, side: .c, after: "COPY")
+            return elapsed
+        },
+        literecord: { fixture, _ in
+            try fixture.server.truncate()
+            var keySum: Int64 = 0
+            let elapsed = try Stopwatch.measure {
+                keySum = try PostgresItemModel.insertBatchLiteRecord(
+                    fixture.items, into: fixture.server.literecord)
+            }
+            try verify(keySum, fixture.keySum, side: .literecord)
+            try verify(
+                try fixture.server.fingerprint(), expected: fixture.expected, side: .literecord,
+                after: "insert(contentsOf:)")
+            return elapsed
+        })
+
     // MARK: - Fetch all
 
     /// `query(PostgresItem.self).fetchAll()` on a table of N rows; the C side runs the same
-    /// `SELECT *` with `PQexec` and reads every field of the text result into the same models.
+    /// `SELECT *` with `PQexecParams` asking for binary results, and decodes every field into the
+    /// same models by hand.
     static let fetchAll = Workload(
         slug: "postgres-fetch-all",
         description: "query(PostgresItem.self).fetchAll() on a table of N rows",
@@ -142,7 +190,7 @@ enum PostgresWorkloads {
     static func fetchAllC(_ connection: CPostgresConnection, _ codec: CPostgresItemCodec) throws
         -> [PostgresItem]
     {
-        try connection.query(PostgresItemModel.selectAll) { try codec.readAll($0) }
+        try connection.queryBinary(PostgresItemModel.selectAll) { try codec.readAll($0) }
     }
 
     /// LiteRecord's measured work.
@@ -153,8 +201,9 @@ enum PostgresWorkloads {
 
     // MARK: - Find by key
 
-    /// `find(PostgresItem.self, id:)` for min(N, 10,000) seeded random keys; the C side sends the
-    /// same `SELECT ... WHERE "id" = $1 LIMIT 1` with `PQexecParams` per key.
+    /// `find(PostgresItem.self, id:)` for min(N, 10,000) seeded random keys; the C side prepares
+    /// the same `SELECT ... WHERE "id" = $1 LIMIT 1` once (its parameter an `int8`) and runs it
+    /// per key with the key in binary and binary results.
     static let findByKey = Workload(
         slug: "postgres-find-by-key",
         description: "find(PostgresItem.self, id:) for min(N, 10,000) seeded random keys in a table of N",
@@ -196,12 +245,20 @@ enum PostgresWorkloads {
     {
         var items: [PostgresItem] = []
         items.reserveCapacity(keys.count)
-        let parameters = CPostgresParameters()
-        for key in keys {
-            parameters.removeAll()
-            parameters.append(String(key))
-            try connection.query(PostgresItemModel.find, parameters) { result in
-                if PQntuples(result) > 0 { items.append(try codec.read(result, row: 0)) }
+        let name = try connection.preparedName(PostgresItemModel.find, types: [20])
+        var key: Int64 = 0
+        var length: Int32 = 8
+        var format: Int32 = 1
+        try withUnsafeMutableBytes(of: &key) { keyBytes in
+            var value: UnsafePointer<CChar>? = UnsafePointer(
+                keyBytes.baseAddress?.assumingMemoryBound(to: CChar.self))
+            for next in keys {
+                keyBytes.storeBytes(of: next.bigEndian, as: Int64.self)
+                try connection.queryPrepared(
+                    name, values: &value, lengths: &length, formats: &format, count: 1, resultFormat: 1
+                ) { result in
+                    if PQntuples(result) > 0 { items.append(try codec.read(result, row: 0)) }
+                }
             }
         }
         return items

@@ -74,6 +74,7 @@ public final class PostgresConnection {
     func resetSession() -> Bool {
         guard sessionChange != .none else { return true }
         guard PostgresSessionReset.reset(handle, undoing: sessionChange) else { return false }
+        if sessionChange == .everything { statements.forgetPreparedStatements() }
         sessionChange = .none
         return true
     }
@@ -87,7 +88,10 @@ public final class PostgresConnection {
     /// and returns its rows.
     ///
     /// SQL with several statements and no arguments (a script) runs through the simple-query
-    /// protocol; everything else through `PQexecParams`.
+    /// protocol. A single `SELECT`, `INSERT`, `UPDATE`, `DELETE` (…) runs through `PQexecParams`
+    /// the first time, and through a statement prepared on the connection from its second time
+    /// on (``PostgresStatementCache``); other statements through `PQexecParams`, or `PQexec`
+    /// without arguments.
     ///
     /// - Parameter sql: The SQL, with `?` parameters.
     /// - Returns: The rows and the number of rows changed.
@@ -100,7 +104,8 @@ public final class PostgresConnection {
                 sql: sql.text)
         }
         statementLog?.append(sql)
-        let numbered = numberedPlaceholders(in: sql.text)
+        let statement = statements.statement(for: sql.text)
+        let numbered = statement.numbered
         let values = sql.arguments.positional
         guard numbered.count == values.count else {
             throw DatabaseError(
@@ -110,6 +115,19 @@ public final class PostgresConnection {
                 sql: sql.text, arguments: sql.arguments)
         }
         sessionChange = max(sessionChange, numbered.sessionChange)
+        statement.uses += 1
+        defer {
+            // The server has dropped them: a prepared name used now would not exist.
+            if numbered.dropsPreparedStatements { statements.forgetPreparedStatements() }
+        }
+        if numbered.isPreparable, statement.preparedName != nil || statement.uses >= 2,
+            PQtransactionStatus(handle) != PQTRANS_INERROR
+        {
+            let parameters = try PostgresParameters(values, sql: sql)
+            if statement.preparedName == nil || statement.preparedTypes == parameters.types {
+                return try executePrepared(statement, parameters, sql: sql)
+            }
+        }
         if values.isEmpty {
             return try result(of: PQexec(handle, numbered.text), sql: sql)
         }
@@ -120,9 +138,69 @@ public final class PostgresConnection {
         return try self.result(of: result, sql: sql)
     }
 
+    /// Whether the last statement failed because the server refused to reuse a cached plan
+    /// after a schema change (SQLSTATE 0A000, `cached plan must not change result type`) inside
+    /// a transaction, which that failure aborted: the transaction is then run again
+    /// (``PostgresSession/execute(_:)``), and the statement prepared again.
+    private(set) var lastFailureWasStalePlan = false
+
+    /// Runs a statement through its prepared form, preparing it first when needed. A plan the
+    /// server refuses after a schema change is prepared again and run once more, outside a
+    /// transaction; inside one, the failure aborted it (see ``lastFailureWasStalePlan``).
+    private func executePrepared(_ statement: PostgresStatement, _ parameters: PostgresParameters, sql: SQL)
+        throws -> PostgresResult
+    {
+        lastFailureWasStalePlan = false
+        let name = try preparedName(of: statement, parameters, sql: sql)
+        do {
+            return try runPrepared(name, statement, parameters, sql: sql)
+        } catch let error as DatabaseError where error.sqlState == "0A000" || error.sqlState == "26000" {
+            // 26000: the statement is gone (a `DEALLOCATE` this cache did not see).
+            if error.sqlState == "26000" {
+                statements.forgetPreparedStatements()
+            } else {
+                statements.unprepare(statement)
+            }
+            guard PQtransactionStatus(handle) == PQTRANS_IDLE else {
+                lastFailureWasStalePlan = true
+                throw error
+            }
+            let name = try preparedName(of: statement, parameters, sql: sql)
+            return try runPrepared(name, statement, parameters, sql: sql)
+        }
+    }
+
+    private func runPrepared(
+        _ name: String, _ statement: PostgresStatement, _ parameters: PostgresParameters, sql: SQL
+    ) throws -> PostgresResult {
+        let result = parameters.withCArrays { _, pointers, lengths, formats in
+            PQexecPrepared(
+                handle, name, Int32(parameters.types.count), pointers, lengths, formats,
+                statement.binaryResults ? 1 : 0)
+        }
+        return try self.result(of: result, sql: sql, binary: statement.binaryResults)
+    }
+
+    /// The statement's prepared name, preparing it on the server first if needed.
+    func preparedName(of statement: PostgresStatement, _ parameters: PostgresParameters, sql: SQL)
+        throws -> String
+    {
+        if let name = statement.preparedName { return name }
+        statements.deallocatePending(on: handle)
+        let name = statements.newName()
+        let prepared = parameters.types.withUnsafeBufferPointer { types in
+            PQprepare(handle, name, statement.numbered.text, Int32(types.count), types.baseAddress)
+        }
+        _ = try result(of: prepared, sql: sql)
+        statement.preparedName = name
+        statement.preparedTypes = parameters.types
+        statement.binaryResults = binaryResultsAreExact(name)
+        return name
+    }
+
     /// The statement's rows, or its error; a connection lost on the way is
     /// ``PostgresConnectionLoss``, whatever the server or libpq said about it.
-    private func result(of result: OpaquePointer?, sql: SQL) throws -> PostgresResult {
+    func result(of result: OpaquePointer?, sql: SQL, binary: Bool = false) throws -> PostgresResult {
         guard PQstatus(handle) == CONNECTION_OK else {
             let reason = result.map { PostgresErrorMapping.error(from: $0, connection: handle, sql: sql) }
             if let result { PQclear(result) }
@@ -136,21 +214,34 @@ public final class PostgresConnection {
                     in: .whitespacesAndNewlines),
                 sql: sql.text, arguments: sql.arguments)
         }
-        return try PostgresResult(consuming: result, connection: handle, sql: sql)
+        return try PostgresResult(consuming: result, connection: handle, sql: sql, binary: binary)
     }
 
-    /// The SQL with `$n` placeholders, remembered per text: rewriting scans the text, which
-    /// callgrind showed to be a fifth of a `find`'s client-side cost, and the same texts (a
-    /// model's find, insert, update) come back on every call.
-    private var numberedTexts: [String: PostgresPlaceholders] = [:]
+    /// Whether every column a prepared statement returns has a type whose binary form reads as
+    /// its text does (``PostgresResult/ValueKind/binary(oid:)``), and one at least is cheaper
+    /// to read that way (a number, a boolean, `bytea`): one round trip (`PQdescribePrepared`),
+    /// paid once per prepared statement.
+    private func binaryResultsAreExact(_ name: String) -> Bool {
+        guard let description = PQdescribePrepared(handle, name) else { return false }
+        defer { PQclear(description) }
+        guard PQresultStatus(description) == PGRES_COMMAND_OK else { return false }
+        var cheaper = false
+        for field in 0..<PQnfields(description) {
+            switch PostgresResult.ValueKind.binary(oid: PQftype(description, field)) {
+            case nil: return false
+            case .binaryText?, .binaryJSONB?: break
+            default: cheaper = true
+            }
+        }
+        return cheaper
+    }
 
-    private func numberedPlaceholders(in text: String) -> PostgresPlaceholders {
-        if let numbered = numberedTexts[text] { return numbered }
-        let numbered = PostgresPlaceholders(numbering: text)
-        // Bounded: SQL built from user input (IN lists of any length) must not grow it forever.
-        if numberedTexts.count >= 256 { numberedTexts.removeAll(keepingCapacity: true) }
-        numberedTexts[text] = numbered
-        return numbered
+    /// Every SQL text run on this connection, with the prepared statements made for them.
+    var statements = PostgresStatementCache()
+
+    /// Forgets the prepared statements, which `DISCARD ALL` (the session reset) dropped.
+    func forgetPreparedStatements() {
+        statements.forgetPreparedStatements()
     }
 
     /// libpq's notice receiver: drops notices, notes a FATAL error (see `init`).
@@ -199,7 +290,8 @@ final class PostgresCanceller: @unchecked Sendable {
 /// strings (their type inferred by the server from where they are used), binary `bytea` for
 /// bytes.
 struct PostgresParameters {
-    private var types: [UInt32] = []
+    /// Each parameter's type: 0 (inferred by the server) or 17 (`bytea`, sent as raw bytes).
+    private(set) var types: [UInt32] = []
     private var lengths: [Int32] = []
     private var formats: [Int32] = []
     /// Each parameter's bytes (NUL-terminated text, or raw bytes), `nil` for NULL.

@@ -49,6 +49,11 @@ public final class PostgresSession {
             return try connection.execute(sql)
         } catch {
             noteRetryableFailure(error)
+            // A plan cached before a schema change, refused by the server, aborted the
+            // transaction: its next run prepares the statement again.
+            if connection.lastFailureWasStalePlan, retryableFailure == nil {
+                retryableFailure = error as? DatabaseError
+            }
             throw error
         }
     }

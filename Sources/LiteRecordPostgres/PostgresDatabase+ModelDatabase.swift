@@ -20,11 +20,10 @@ extension PostgresTransaction: ModelContext {
     /// - Throws: As ``PostgresContext/insert(_:)-8ikok``; the savepoint is rolled back.
     @discardableResult
     public func insert<M: Model, S: Sequence<M>>(contentsOf models: S) throws -> [M] {
-        try savepoint(nil) { tx in
-            try models.map { model in
-                var copy = model
-                try tx.insert(&copy)
-                return copy
+        let models = Array(models)
+        return try savepoint(nil) { tx in
+            try tx.withSession { session in
+                try session.insertRows(models, table: try session.preparedTable(for: M.self))
             }
         }
     }

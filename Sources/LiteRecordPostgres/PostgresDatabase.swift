@@ -19,6 +19,10 @@ public final class PostgresDatabase: PostgresContext, Sendable {
     let pool: PostgresPool
     /// The model types whose tables were created or checked (committed) on this database.
     let preparedTables = Locked<Set<ObjectIdentifier>>([])
+    /// The text `find` runs for each model type, up to its key's value (`findPrefix(of:table:)`).
+    let findPrefixes = Locked<[ObjectIdentifier: String]>([:])
+    /// The text of each model type's `INSERT`, with the columns it names.
+    let insertTexts = Locked<[PostgresInsertShape: (columns: [String], text: String)]>([:])
     /// Makes conflicting transactions converge when they run again.
     let retryGate = TransactionRetryGate()
     /// The listener and triggers that observations share.
@@ -130,11 +134,10 @@ extension PostgresDatabase {
     /// - Throws: As ``PostgresContext/insert(_:)-8ikok``; the transaction is rolled back.
     @discardableResult
     public func insert<M: Model, S: Sequence<M>>(contentsOf models: S) throws -> [M] {
-        try transaction { tx in
-            try models.map { model in
-                var copy = model
-                try tx.insert(&copy)
-                return copy
+        let models = Array(models)
+        return try transaction { tx in
+            try tx.withSession { session in
+                try session.insertRows(models, table: try session.preparedTable(for: M.self))
             }
         }
     }

@@ -27,6 +27,12 @@ package struct PostgresPlaceholders: Sendable {
     package let count: Int
     /// What the text's statements may leave behind on the connection after they run.
     package let sessionChange: PostgresSessionChange
+    /// Whether the text is one statement PostgreSQL can prepare (a `SELECT`, `INSERT`,
+    /// `UPDATE`, `DELETE`, `MERGE`, `VALUES` or `WITH`), which ``PostgresStatementCache`` may
+    /// keep prepared.
+    package let isPreparable: Bool
+    /// Whether the text removes prepared statements (`DEALLOCATE`, `DISCARD`).
+    package let dropsPreparedStatements: Bool
 
     /// Numbers the parameters of `sql`.
     ///
@@ -40,6 +46,8 @@ package struct PostgresPlaceholders: Sendable {
         text = String(decoding: lexer.output, as: UTF8.self)
         count = lexer.count
         sessionChange = lexer.detector.change
+        isPreparable = lexer.detector.statementCount == 1 && lexer.detector.firstStatementIsPreparable
+        dropsPreparedStatements = lexer.detector.dropsPreparedStatements
     }
 }
 

@@ -17,7 +17,10 @@ struct PostgresResult {
     /// changed (a SELECT's are rows returned).
     let isDataChange: Bool
 
-    init(consuming result: OpaquePointer, connection: OpaquePointer, sql: SQL) throws {
+    /// - Parameter binary: Whether the values are in binary format (the statement was run
+    ///   with resultFormat 1, which ``PostgresStatement/binaryResults`` allows only when every
+    ///   column's type is one ``ValueKind/binary(oid:)`` knows).
+    init(consuming result: OpaquePointer, connection: OpaquePointer, sql: SQL, binary: Bool = false) throws {
         defer { PQclear(result) }
         let status = PQresultStatus(result)
         guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_EMPTY_QUERY else {
@@ -29,7 +32,10 @@ struct PostgresResult {
         let fieldCount = Int(PQnfields(result))
         let rowCount = Int(PQntuples(result))
         columnNames = (0..<fieldCount).map { String(cString: PQfname(result, Int32($0))) }
-        let kinds = (0..<fieldCount).map { ValueKind(oid: PQftype(result, Int32($0))) }
+        let kinds = (0..<fieldCount).map { field -> ValueKind in
+            let oid = PQftype(result, Int32(field))
+            return binary ? ValueKind.binary(oid: oid) ?? ValueKind(oid: oid) : ValueKind(oid: oid)
+        }
         var rows: [[DatabaseValue]] = []
         rows.reserveCapacity(rowCount)
         for row in 0..<Int32(rowCount) {
@@ -53,9 +59,30 @@ struct PostgresResult {
     /// The rows as LiteRecord ``Row``s sharing one column list.
     var lrRows: [Row] { Row.backendRows(columnNames: columnNames, values: rows) }
 
-    /// How a column's text is read, by its type's OID (see `pg_type`).
+    /// How a column's text (or binary value) is read, by its type's OID (see `pg_type`).
     enum ValueKind {
         case integer, real, boolean, bytes, text
+        /// Binary format: a big-endian integer of 2, 4 or 8 bytes, a big-endian `float8`, a
+        /// `boolean` byte, `bytea`'s bytes, text's UTF-8 bytes, `jsonb`'s version byte and text.
+        case binaryInt2, binaryInt4, binaryInt8, binaryFloat8, binaryBoolean, binaryBytes, binaryText
+        case binaryJSONB
+
+        /// The binary reading of a type whose binary form gives the very value its text does;
+        /// `nil` for the others (`float4`'s binary value widened to a double differs from its
+        /// shortest text read as one; dates, `numeric`, arrays have binary forms of their own).
+        static func binary(oid: UInt32) -> ValueKind? {
+            switch oid {
+            case 21: .binaryInt2
+            case 23: .binaryInt4
+            case 20: .binaryInt8
+            case 701: .binaryFloat8
+            case 16: .binaryBoolean
+            case 17: .binaryBytes
+            case 25, 1043, 1042, 19, 114: .binaryText  // text, varchar, char(n), name, json
+            case 3802: .binaryJSONB
+            default: nil
+            }
+        }
 
         init(oid: UInt32) {
             switch oid {
@@ -68,6 +95,32 @@ struct PostgresResult {
         }
 
         func value(of bytes: UnsafeRawBufferPointer, column: String, sql: SQL) throws -> DatabaseValue {
+            switch self {
+            case .binaryInt2:
+                guard bytes.count == 2 else { throw unreadable("int2", column: column, sql: sql) }
+                return .integer(Int64(Int16(bigEndian: bytes.loadUnaligned(as: Int16.self))))
+            case .binaryInt4:
+                guard bytes.count == 4 else { throw unreadable("int4", column: column, sql: sql) }
+                return .integer(Int64(Int32(bigEndian: bytes.loadUnaligned(as: Int32.self))))
+            case .binaryInt8:
+                guard bytes.count == 8 else { throw unreadable("int8", column: column, sql: sql) }
+                return .integer(Int64(bigEndian: bytes.loadUnaligned(as: Int64.self)))
+            case .binaryFloat8:
+                guard bytes.count == 8 else { throw unreadable("float8", column: column, sql: sql) }
+                return .real(Double(bitPattern: UInt64(bigEndian: bytes.loadUnaligned(as: UInt64.self))))
+            case .binaryBoolean:
+                return .integer(bytes.first == 0 ? 0 : 1)
+            case .binaryBytes:
+                return .blob(Data(bytes))
+            case .binaryText:
+                return .text(String(decoding: bytes, as: UTF8.self))
+            case .binaryJSONB:
+                guard bytes.first == 1 else { throw unreadable("jsonb", column: column, sql: sql) }
+                return .text(
+                    String(decoding: UnsafeRawBufferPointer(rebasing: bytes.dropFirst()), as: UTF8.self))
+            default:
+                break
+            }
             let text = String(decoding: bytes, as: UTF8.self)
             switch self {
             case .integer:
@@ -91,6 +144,8 @@ struct PostgresResult {
                 return .blob(data)
             case .text:
                 return .text(text)
+            default:
+                return .text(text)  // binary kinds were read above
             }
         }
 

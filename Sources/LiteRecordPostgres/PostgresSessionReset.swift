@@ -27,6 +27,14 @@ package enum PostgresSessionChange: Int, Comparable, Sendable {
 /// SQL calls (a `set_config` in a PL/pgSQL body) cannot be seen here.
 struct PostgresSessionChangeDetector {
     private(set) var change = PostgresSessionChange.none
+    /// How many statements the text holds (a `;` with no word after it starts none).
+    private(set) var statementCount = 0
+    /// Whether the first statement is one PostgreSQL can prepare (`PREPARE`'s list: `SELECT`,
+    /// `INSERT`, `UPDATE`, `DELETE`, `MERGE`, `VALUES`, and `WITH` in front of them).
+    private(set) var firstStatementIsPreparable = false
+    /// Whether a statement removes prepared statements (`DEALLOCATE`, `DISCARD`), so that
+    /// ``PostgresStatementCache`` must forget the ones it made.
+    private(set) var dropsPreparedStatements = false
     private var wordIndex = 0
     private var startsWithSet = false
 
@@ -49,6 +57,12 @@ struct PostgresSessionChangeDetector {
         Array($0.utf8)
     }
 
+    private static let preparable: [[UInt8]] = [
+        "select", "insert", "update", "delete", "merge", "values", "with",
+    ]
+    .map { Array($0.utf8) }
+    private static let dropping: [[UInt8]] = ["deallocate", "discard"].map { Array($0.utf8) }
+
     private static let set = Array("set".utf8)
     private static let authorization = Array("authorization".utf8)
 
@@ -56,6 +70,11 @@ struct PostgresSessionChangeDetector {
     mutating func word(_ word: ArraySlice<UInt8>) {
         defer { wordIndex += 1 }
         if wordIndex == 0 {
+            statementCount += 1
+            if statementCount == 1 {
+                firstStatementIsPreparable = Self.preparable.contains { Self.matches(word, $0) }
+            }
+            if Self.dropping.contains(where: { Self.matches(word, $0) }) { dropsPreparedStatements = true }
             startsWithSet = Self.matches(word, Self.set)
             if Self.leading.contains(where: { Self.matches(word, $0) }) { note(.everything) }
         } else if wordIndex == 1 && startsWithSet {

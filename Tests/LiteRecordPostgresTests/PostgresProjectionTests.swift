@@ -62,15 +62,18 @@ struct PostgresProjectionTests {
 
     @Test func forEachReadsThroughACursorItCloses() throws {
         let pg = try database()
+        // Named cursors only: a statement run through a prepared statement (the second run of
+        // the same text) lists its own unnamed portal in pg_cursors while it runs.
+        let openCursorCount: SQL = "SELECT count(*) FROM pg_cursors WHERE name <> ''"
         try pg.transaction { tx in
             // While the body runs, the iteration's cursor is open on the transaction.
             var openCursors: [Int64?] = []
             // swift-format-ignore: ReplaceForEachWithForLoop
             try tx.query(StreamRow.self).where { $0.position < 2 }.forEach { _ in
-                openCursors.append(try tx.fetchOne(Int64.self, sql: "SELECT count(*) FROM pg_cursors"))
+                openCursors.append(try tx.fetchOne(Int64.self, sql: openCursorCount))
             }
             #expect(openCursors == [1, 1])
-            #expect(try tx.fetchOne(Int64.self, sql: "SELECT count(*) FROM pg_cursors") == 0)
+            #expect(try tx.fetchOne(Int64.self, sql: openCursorCount) == 0)
             // Stopped by the body: closed as well, and the transaction is not aborted.
             var stop: StopIteration?
             do {
@@ -82,7 +85,7 @@ struct PostgresProjectionTests {
                 stop = error
             }
             #expect(stop == StopIteration(at: 0))
-            #expect(try tx.fetchOne(Int64.self, sql: "SELECT count(*) FROM pg_cursors") == 0)
+            #expect(try tx.fetchOne(Int64.self, sql: openCursorCount) == 0)
             #expect(try tx.execute(sql: "UPDATE stream_rows SET label = 'seen' WHERE position = 0") == 1)
         }
         #expect(try pg.query(StreamRow.self).where { $0.label == "seen" }.count() == 1)
