@@ -121,8 +121,10 @@ public struct SQL: Sendable, CustomStringConvertible, ExpressibleByStringInterpo
     /// While every interpolation is a bound value, the text depends only on the literals, which
     /// are the same on every call from one place in the code: the pieces are recorded (their
     /// addresses, no copying) and the text is built once per place (the internal `SQLTextMemo`), so a
-    /// statement run in a loop does not pay for building its text again. An identifier, a
-    /// fragment or a list makes the text depend on more: it is then built as it goes.
+    /// statement run in a loop does not pay for building its text again; the connection finds
+    /// its prepared statement by those pieces, and binds the few values kept inline straight
+    /// to it. An identifier, a fragment or a list makes the text depend on more: it is then
+    /// built as it goes.
     public struct Interpolation: StringInterpolationProtocol {
         /// The value being built: its text stays `nil` while its pieces alone give it.
         fileprivate var sql = SQL()

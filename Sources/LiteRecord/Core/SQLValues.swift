@@ -120,25 +120,37 @@ struct SQLValues: Sendable {
             for (index, value) in spilled.enumerated() { try statement.bind(value, toParameter: index + 1) }
             return
         }
-        for index in 0..<count {
-            let position = Int32(index + 1)
-            let code: Int32
-            switch kind(at: index) {
-            case .null:
-                code = sqlite3_bind_null(statement.handle, position)
-            case .integer:
-                code = sqlite3_bind_int64(statement.handle, position, Int64(bitPattern: bits(at: index)))
-            case .real:
-                // The same check as binding a `DatabaseValue`: SQLite would store NULL for NaN.
-                let real = Double(bitPattern: bits(at: index))
-                guard !real.isNaN else { throw ValueConversionError.nanParameter("\(index + 1)") }
-                code = sqlite3_bind_double(statement.handle, position, real)
-            case .text:
-                code = statement.bind(text: text(at: index), at: position)
-            }
-            if code != SQLITE_OK {
-                throw DatabaseError.fromConnection(statement.connectionHandle, code: code, sql: statement.sql)
-            }
+        // Slot by slot, without a switch over the index to find each slot.
+        guard count > 0 else { return }
+        try Self.bind(kinds.0, bits.0, texts.0, at: 1, to: statement)
+        guard count > 1 else { return }
+        try Self.bind(kinds.1, bits.1, texts.1, at: 2, to: statement)
+        guard count > 2 else { return }
+        try Self.bind(kinds.2, bits.2, texts.2, at: 3, to: statement)
+        guard count > 3 else { return }
+        try Self.bind(kinds.3, bits.3, texts.3, at: 4, to: statement)
+    }
+
+    @inline(__always)
+    private static func bind(
+        _ kind: Kind, _ bits: UInt64, _ text: String, at position: Int32, to statement: Statement
+    ) throws {
+        let code: Int32
+        switch kind {
+        case .null:
+            code = sqlite3_bind_null(statement.handle, position)
+        case .integer:
+            code = sqlite3_bind_int64(statement.handle, position, Int64(bitPattern: bits))
+        case .real:
+            // The same check as binding a `DatabaseValue`: SQLite would store NULL for NaN.
+            let real = Double(bitPattern: bits)
+            guard !real.isNaN else { throw ValueConversionError.nanParameter("\(position)") }
+            code = sqlite3_bind_double(statement.handle, position, real)
+        case .text:
+            code = statement.bind(text: text, at: position)
+        }
+        if code != SQLITE_OK {
+            throw DatabaseError.fromConnection(statement.connectionHandle, code: code, sql: statement.sql)
         }
     }
 
