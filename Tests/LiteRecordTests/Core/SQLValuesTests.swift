@@ -49,6 +49,17 @@ struct SQLValuesTests {
             ])
     }
 
+    /// A long list goes to the array once and keeps its order.
+    @Test func aLongListKeepsEveryValueInOrder() throws {
+        let ids = Array(0..<5_000)
+        let sql: SQL =
+            "SELECT count(*), sum(value) FROM json_each(\("[1,2]")) WHERE \(1) = 1 OR value IN \(list: ids)"
+        #expect(sql.arguments.positional == [.text("[1,2]"), .integer(1)] + ids.map { .integer(Int64($0)) })
+        let db = try Database(.inMemory)
+        let row = try #require(try db.fetchOne(Row.self, sql: sql))
+        #expect(row.values == [.integer(2), .integer(3)])
+    }
+
     /// A blob among few values moves them all out of the inline slots, in order.
     @Test func aBlobAmongFewValuesKeepsTheOrder() throws {
         let sql: SQL = "VALUES (\(1), \(Data([9])), \("z"))"
