@@ -36,7 +36,9 @@ public final class Connection: DatabaseContext {
     var lastExecuteChanges = 0
     /// Whether the connection refuses writes for now: a reader, or the writer inside a read.
     var isQueryOnly: Bool { role == .reader || readDepth > 0 }
-    private var statementCache: StatementCache
+    /// Unchecked: only this class touches it, from the one thread using the connection, and
+    /// the dynamic exclusivity check cost a tenth of running a cached insert.
+    @exclusivity(unchecked) private var statementCache: StatementCache
     /// The INSERT, UPDATE and upsert of each model type, found by type: looking them up in
     /// ``statementCache`` would hash their SQL text on every row.
     private(set) var modelStatements: [ModelStatementKey: (sql: String, statement: Statement)] = [:]
@@ -182,6 +184,34 @@ public final class Connection: DatabaseContext {
         return try lend(statement, body)
     }
 
+    /// ``withCachedStatement(_:_:)`` for the text of `sql`, found by its literals when it has them.
+    private func withCachedStatement<T>(_ sql: SQL, _ body: (Statement) throws -> T) throws -> T {
+        guard authorizer?.isRecordingReads != true, let cached = statementCache.statement(for: sql) else {
+            return try withCachedStatement(sql.text, body)
+        }
+        return try lend(cached.isInUse ? try prepareSingle(sql.text, persistent: false) : cached, body)
+    }
+
+    /// Binds `sql`'s values to `statement` and runs `body`; an error of the statement gets the
+    /// arguments, as when the statement keeps them (``Statement/bindWithoutKeeping(_:)``).
+    private func withBound<T>(_ sql: SQL, to statement: Statement, _ body: (Statement) throws -> T) throws
+        -> T
+    {
+        guard try statement.bindWithoutKeeping(sql) else { return try body(statement) }
+        do {
+            return try body(statement)
+        } catch let error as DatabaseError
+            where error.arguments == nil && error.backendName == nil && error.sql == statement.sql
+        {
+            // Only the statement's own errors: its step (SQLite's error, or the refusal after a
+            // rollback) names its SQL and, not keeping the values, no arguments.
+            throw DatabaseError(
+                resultCode: error.resultCode, message: error.message, sql: error.sql,
+                arguments: sql.arguments,
+                sqlState: error.sqlState)
+        }
+    }
+
     /// Marks a statement in use for the duration of `body`, then resets it for the next user.
     private func lend<T>(_ statement: Statement, _ body: (Statement) throws -> T) rethrows -> T {
         statement.isInUse = true
@@ -226,14 +256,14 @@ public final class Connection: DatabaseContext {
     /// Runs one statement or a script of many, binding the arguments in order across them.
     func execute(_ sql: SQL) throws {
         if let error = sql.conversionError { throw error }
-        // One cache lookup: hashing long SQL text is a visible cost on hot paths.
-        guard let cached = statementCache.statement(for: sql.text) else {
+        // One cache lookup: hashing long SQL text is a visible cost on hot paths, and
+        // interpolated SQL is found by its literals, without its text.
+        guard let cached = statementCache.statement(for: sql) else {
             return try executeScript(sql)
         }
         let statement = cached.isInUse ? try prepareSingle(sql.text, persistent: false) : cached
         try lend(statement) { statement in
-            try statement.bind(sql.arguments)
-            try run(countingChanges: statement)
+            try withBound(sql, to: statement) { try run(countingChanges: $0) }
         }
     }
 
@@ -335,10 +365,9 @@ public final class Connection: DatabaseContext {
     /// Prepares a single statement from the cache, binds it and hands it to `body` to step.
     func withStatement<T>(_ sql: SQL, _ body: (Statement) throws -> T) throws -> T {
         if let error = sql.conversionError { throw error }
-        return try withCachedStatement(sql.text) { statement in
+        return try withCachedStatement(sql) { statement in
             if isServingRoutedRead, statement.needsWriter { throw RoutedReadNeedsWriter() }
-            try statement.bind(sql.arguments)
-            return try body(statement)
+            return try withBound(sql, to: statement, body)
         }
     }
 

@@ -17,20 +17,52 @@
 /// ``init(verbatim:arguments:)``, which takes it as written and binds only the arguments given.
 public struct SQL: Sendable, CustomStringConvertible, ExpressibleByStringInterpolation {
     /// The SQL text, with `?` where values were interpolated.
-    public private(set) var text: String
+    public var text: String { storedText ?? SQLTextMemo.text(of: pieces) }
     /// The values bound to the parameters of ``text``.
-    public private(set) var arguments: StatementArguments
+    public var arguments: StatementArguments {
+        StatementArguments(positional: values.array, named: named)
+    }
+    /// The text, unless ``pieces`` give it (SQL interpolated with bound values only).
+    private var storedText: String?
+    /// The literals of an interpolation whose interpolations are all bound values, when
+    /// ``storedText`` is `nil`: the same on every call from one place in the code, they also
+    /// find the prepared statement without the text (the internal `StatementCache`).
+    private(set) var pieces = SQLPieces()
+    /// The positional values, inline when few, so running the SQL allocates nothing for them.
+    private(set) var values: SQLValues
+    /// The named values.
+    private(set) var named: [String: DatabaseValue]
     /// A value that could not be converted while the literal was built; thrown when it runs.
-    var conversionError: ValueConversionError?
+    var conversionError: ValueConversionError? {
+        get { conversionErrorBox?.error }
+        set { conversionErrorBox = newValue.map(ConversionErrorBox.init) }
+    }
+    /// ``conversionError`` behind a reference: nil, one word, costs nothing to copy when there
+    /// is no error, which is every SQL value but the failing one.
+    private var conversionErrorBox: ConversionErrorBox?
+    private final class ConversionErrorBox: Sendable {
+        let error: ValueConversionError
+        init(_ error: ValueConversionError) { self.error = error }
+    }
+
+    /// Whether ``pieces`` spell ``text``.
+    var hasLiteralPieces: Bool { storedText == nil }
 
     /// Wraps SQL text and arguments you built yourself; the same as ``init(verbatim:arguments:)``.
     ///
     /// - Parameters:
     ///   - text: SQL text; it may hold positional and named parameters.
     ///   - arguments: The values for those parameters.
+    /// An empty value for an interpolation to fill.
+    private init() {
+        self.values = SQLValues()
+        self.named = [:]
+    }
+
     public init(_ text: String, arguments: StatementArguments = []) {
-        self.text = text
-        self.arguments = arguments
+        self.storedText = text
+        self.values = SQLValues(arguments.positional)
+        self.named = arguments.named
     }
 
     /// Takes SQL text held in a `String` exactly as written: a script read from a file, a
@@ -58,10 +90,7 @@ public struct SQL: Sendable, CustomStringConvertible, ExpressibleByStringInterpo
     }
 
     public init(stringInterpolation: Interpolation) {
-        self.text = stringInterpolation.text
-        self.arguments = StatementArguments(
-            positional: stringInterpolation.values, named: stringInterpolation.namedFromFragments)
-        self.conversionError = stringInterpolation.conversionError
+        self = stringInterpolation.sql
     }
 
     /// The text and, separately, the arguments: `SELECT ? [42]`.
@@ -73,8 +102,9 @@ public struct SQL: Sendable, CustomStringConvertible, ExpressibleByStringInterpo
     ///
     /// - Parameter other: The SQL to append, as is.
     public mutating func append(_ other: SQL) {
-        text += other.text
-        arguments.append(contentsOf: other.arguments)
+        storedText = text + other.text
+        values.append(contentsOf: other.values)
+        named.merge(other.named) { _, new in new }
         conversionError = conversionError ?? other.conversionError
     }
 
@@ -91,49 +121,77 @@ public struct SQL: Sendable, CustomStringConvertible, ExpressibleByStringInterpo
     /// While every interpolation is a bound value, the text depends only on the literals, which
     /// are the same on every call from one place in the code: the pieces are recorded (their
     /// addresses, no copying) and the text is built once per place (the internal `SQLTextMemo`), so a
-    /// statement run in a loop does not pay for building its text again. An identifier, a
-    /// fragment or a list makes the text depend on more: it is then built as it goes.
+    /// statement run in a loop does not pay for building its text again; the connection finds
+    /// its prepared statement by those pieces, and binds the few values kept inline straight
+    /// to it. An identifier, a fragment or a list makes the text depend on more: it is then
+    /// built as it goes.
     public struct Interpolation: StringInterpolationProtocol {
-        /// The text, once an interpolation that is not a bound value made it depend on more than
-        /// the literals; `nil` while ``pieces`` alone give it.
-        private var builtText: String?
-        private var pieces = SQLPieces()
-        var values: [DatabaseValue] = []
-        var conversionError: ValueConversionError?
+        /// The value being built: its text stays `nil` while its pieces alone give it.
+        fileprivate var sql = SQL()
 
-        public init(literalCapacity: Int, interpolationCount: Int) {
-            values.reserveCapacity(interpolationCount)
-        }
-
-        /// The SQL text.
-        var text: String { builtText ?? SQLTextMemo.text(of: pieces) }
+        public init(literalCapacity: Int, interpolationCount: Int) {}
 
         public mutating func appendLiteral(_ literal: StaticString) {
-            guard builtText == nil, literal.hasPointerRepresentation, pieces.append(literal) else {
+            guard sql.storedText == nil, literal.hasPointerRepresentation, sql.pieces.append(literal) else {
                 return appendText(literal.description)
             }
         }
 
         /// Appends text that is not a literal of the code: from then on the text is built.
         private mutating func appendText(_ text: String) {
-            if builtText == nil { builtText = pieces.joined() }
-            builtText?.append(text)
+            if sql.storedText == nil { sql.storedText = sql.pieces.joined() }
+            sql.storedText?.append(text)
         }
 
         /// Appends the `?` of a bound value.
         private mutating func appendPlaceholder() {
-            guard builtText == nil, pieces.appendPlaceholder() else { return appendText("?") }
+            guard sql.storedText == nil, sql.pieces.appendPlaceholder() else { return appendText("?") }
         }
 
         /// Binds a value: appends `?` to the text and the value to the arguments.
         public mutating func appendInterpolation(_ value: some DatabaseValueConvertible) {
+            appendBound(value)
+        }
+
+        // The most common types have their own overloads, which keep the value as is: the
+        // generic one converts through a witness table into a `DatabaseValue`, which cost more
+        // than keeping it. They store what their `databaseValue()` gives.
+
+        /// Binds a string: appends `?` to the text and the string to the arguments.
+        public mutating func appendInterpolation(_ value: String) {
+            appendPlaceholder()
+            sql.values.append(text: value)
+        }
+
+        /// Binds an integer: appends `?` to the text and the integer to the arguments.
+        public mutating func appendInterpolation(_ value: Int) {
+            appendPlaceholder()
+            sql.values.append(integer: Int64(value))
+        }
+
+        /// Binds an integer: appends `?` to the text and the integer to the arguments.
+        public mutating func appendInterpolation(_ value: Int64) {
+            appendPlaceholder()
+            sql.values.append(integer: value)
+        }
+
+        /// Binds a real: appends `?` to the text and the real to the arguments. NaN is refused
+        /// when the SQL runs, as for any `Double`.
+        public mutating func appendInterpolation(_ value: Double) {
+            guard !value.isNaN else { return appendBound(value) }
+            appendPlaceholder()
+            sql.values.append(real: value)
+        }
+
+        /// Binds any convertible value, or records why it cannot be converted.
+        private mutating func appendBound<Value: DatabaseValueConvertible>(_ value: Value) {
             appendPlaceholder()
             do {
-                values.append(try value.databaseValue())
+                sql.values.append(try value.databaseValue())
             } catch {
-                values.append(.null)
-                conversionError =
-                    conversionError ?? (error as? ValueConversionError)
+                sql.values.append(.null)
+                sql.conversionError =
+                    sql.conversionError ?? (error as? ValueConversionError)
                     ?? ValueConversionError(storing: type(of: value), reason: "\(error)")
             }
         }
@@ -144,7 +202,7 @@ public struct SQL: Sendable, CustomStringConvertible, ExpressibleByStringInterpo
                 appendInterpolation(value)
             } else {
                 appendPlaceholder()
-                values.append(.null)
+                sql.values.append(.null)
             }
         }
 
@@ -173,13 +231,11 @@ public struct SQL: Sendable, CustomStringConvertible, ExpressibleByStringInterpo
         /// Its named arguments are kept; its positional ones follow the values already bound.
         public mutating func appendInterpolation(_ fragment: SQL) {
             appendText(fragment.text)
-            values += fragment.arguments.positional
-            if !fragment.arguments.named.isEmpty {
-                namedFromFragments.merge(fragment.arguments.named) { _, new in new }
+            sql.values.append(contentsOf: fragment.values)
+            if !fragment.named.isEmpty {
+                sql.named.merge(fragment.named) { _, new in new }
             }
-            conversionError = conversionError ?? fragment.conversionError
+            sql.conversionError = sql.conversionError ?? fragment.conversionError
         }
-
-        var namedFromFragments: [String: DatabaseValue] = [:]
     }
 }

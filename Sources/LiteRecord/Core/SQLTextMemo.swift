@@ -58,15 +58,13 @@ struct SQLPieces: Hashable, Sendable {
     }
 
     static func == (lhs: SQLPieces, rhs: SQLPieces) -> Bool {
-        guard lhs.count == rhs.count, lhs.digest == rhs.digest else { return false }
-        return withUnsafeBytes(of: lhs.words) { left in
-            withUnsafeBytes(of: rhs.words) { right in
-                (0..<lhs.count).allSatisfy {
-                    left.load(fromByteOffset: $0 * 8, as: UInt.self)
-                        == right.load(fromByteOffset: $0 * 8, as: UInt.self)
-                }
-            }
-        }
+        // Words past `count` are 0 on both sides (only appending writes them): comparing all
+        // sixteen in place is cheaper than a loop over copies of the two tuples.
+        let (l, r) = (lhs.words, rhs.words)
+        return lhs.count == rhs.count && lhs.digest == rhs.digest
+            && l.0 == r.0 && l.1 == r.1 && l.2 == r.2 && l.3 == r.3 && l.4 == r.4 && l.5 == r.5
+            && l.6 == r.6 && l.7 == r.7 && l.8 == r.8 && l.9 == r.9 && l.10 == r.10 && l.11 == r.11
+            && l.12 == r.12 && l.13 == r.13 && l.14 == r.14 && l.15 == r.15
     }
 
     func hash(into hasher: inout Hasher) {

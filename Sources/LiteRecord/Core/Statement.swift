@@ -136,6 +136,29 @@ public final class Statement {
         }
     }
 
+    /// Binds the values of interpolated SQL straight from where the interpolation keeps them,
+    /// as ``bind(_:)`` would bind `sql.arguments`, without keeping them for error messages:
+    /// the caller, which holds `sql` while the statement runs, adds them to an error (see
+    /// `Connection.withBound`). Copying the values into the statement on every run cost more
+    /// than binding them.
+    ///
+    /// - Returns: Whether the values were bound that way; `false` when they were kept, as
+    ///   ``bind(_:)`` keeps them (named parameters).
+    func bindWithoutKeeping(_ sql: SQL) throws -> Bool {
+        guard sql.named.isEmpty, !hasNamedParameters else {
+            try bind(sql.arguments)
+            return false
+        }
+        guard sql.values.count == parameterCount else {
+            throw DatabaseError.misuse(
+                "wrong number of arguments: \(sql.values.count) positional values for \(parameterCount) parameters",
+                sql: self.sql, arguments: sql.arguments)
+        }
+        boundArguments = nil
+        try sql.values.bind(to: self)
+        return true
+    }
+
     /// Whether any parameter has a name; read once.
     private lazy var hasNamedParameters: Bool = parameterNames.contains { $0 != nil }
 
@@ -183,14 +206,8 @@ public final class Statement {
             // SQLite would store NULL for NaN, silently.
             guard !real.isNaN else { throw ValueConversionError.nanParameter("\(index)") }
             code = sqlite3_bind_double(handle, position, real)
-        case .text(var text):
-            code = text.withUTF8 { bytes in
-                // An empty buffer may have no base address, which SQLite would bind as NULL.
-                let base = bytes.baseAddress.map { UnsafeRawPointer($0) } ?? emptyBytes
-                return sqlite3_bind_text64(
-                    handle, position, base.assumingMemoryBound(to: CChar.self), sqlite3_uint64(bytes.count),
-                    literecord_sqlite_transient(), UInt8(SQLITE_UTF8))
-            }
+        case .text(let text):
+            code = bind(text: text, at: position)
         case .blob(let data):
             code = data.withUnsafeBytes { bytes in
                 guard let base = bytes.baseAddress else { return sqlite3_bind_zeroblob(handle, position, 0) }
@@ -200,6 +217,19 @@ public final class Statement {
         }
         if code != SQLITE_OK {
             throw DatabaseError.fromConnection(connectionHandle, code: code, sql: sql)
+        }
+    }
+
+    /// Binds text, NUL characters included; returns SQLite's code.
+    @inline(__always)
+    func bind(text: String, at position: Int32) -> Int32 {
+        var text = text
+        return text.withUTF8 { bytes in
+            // An empty buffer may have no base address, which SQLite would bind as NULL.
+            let base = bytes.baseAddress.map { UnsafeRawPointer($0) } ?? emptyBytes
+            return sqlite3_bind_text64(
+                handle, position, base.assumingMemoryBound(to: CChar.self), sqlite3_uint64(bytes.count),
+                literecord_sqlite_transient(), UInt8(SQLITE_UTF8))
         }
     }
 

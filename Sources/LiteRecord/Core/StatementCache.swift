@@ -31,6 +31,14 @@ struct StatementCache {
     /// The statement found or kept last: SQL run in a loop (an insert per row) finds it with
     /// one byte comparison instead of hashing its whole text on every call.
     private var lastUsed: (key: Key, statement: Statement)?
+    /// The same statements keyed by the literals of interpolated SQL (``SQL/pieces``):
+    /// comparing a few addresses finds the statement of SQL run in a loop without building,
+    /// hashing or comparing its text.
+    private var byPieces: [SQLPieces: Statement] = [:]
+    /// Kept apart from its statement, not as an optional tuple: comparing in place, without
+    /// copying the pieces out first.
+    private var lastUsedPieces = SQLPieces()
+    private var lastUsedPiecesStatement: Statement?
     let capacity: Int
 
     init(capacity: Int) {
@@ -46,13 +54,32 @@ struct StatementCache {
         return statement
     }
 
+    /// The cached statement for this SQL, found by its literals when it has them.
+    mutating func statement(for sql: SQL) -> Statement? {
+        guard sql.hasLiteralPieces else { return statement(for: sql.text) }
+        if let lastUsedPiecesStatement, lastUsedPieces == sql.pieces { return lastUsedPiecesStatement }
+        let pieces = sql.pieces
+        if let statement = byPieces[pieces] {
+            (lastUsedPieces, lastUsedPiecesStatement) = (pieces, statement)
+            return statement
+        }
+        // First run from this place on this connection: found by text (or not cached yet, and
+        // found by text on the next run, after it was prepared and kept).
+        guard let statement = statement(for: sql.text) else { return nil }
+        if byPieces.count < capacity { byPieces[pieces] = statement }
+        (lastUsedPieces, lastUsedPiecesStatement) = (pieces, statement)
+        return statement
+    }
+
     /// Keeps a statement; when full, drops the statements not in use (a cached statement that
     /// a caller still holds stays valid, it is just no longer shared).
     mutating func insert(_ statement: Statement, for sql: String) {
         guard capacity > 0 else { return }
         if statements.count >= capacity {
             statements = statements.filter { $0.value.isInUse }
+            byPieces = byPieces.filter { $0.value.isInUse }
             lastUsed = nil
+            lastUsedPiecesStatement = nil
         }
         let key = Key(sql: sql)
         statements[key] = statement
@@ -61,7 +88,9 @@ struct StatementCache {
 
     mutating func removeAll() {
         statements.removeAll()
+        byPieces.removeAll()
         lastUsed = nil
+        lastUsedPiecesStatement = nil
     }
 
     var count: Int { statements.count }

@@ -1,0 +1,218 @@
+import CSQLite
+
+/// The positional values of an ``SQL`` value: held inline (no allocation) up to
+/// ``inlineCapacity``, in an array beyond.
+///
+/// A statement run in a loop (`"INSERT ... VALUES (\(name), \(score))"`) built an array of its
+/// values on every call, and allocating it cost as much as binding them. Most SQL written in
+/// code binds a handful of integers, reals, texts and NULLs: those are kept inline, as raw
+/// bits and strings rather than as ``DatabaseValue``s, so that copying them is a copy of bytes
+/// and a retain per string, and they are bound from here without a switch over an enum of
+/// five payloads. A blob, or more values than fit, moves them all to an array.
+struct SQLValues: Sendable {
+    static let inlineCapacity = 4
+
+    private enum Kind: UInt8 {
+        case null, integer, real, text
+    }
+
+    /// One kind per inline value.
+    private var kinds: (Kind, Kind, Kind, Kind) = (.null, .null, .null, .null)
+    /// The integer, or the bit pattern of the real, of each inline value.
+    private var bits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    /// The text of each inline text value; the empty string (no allocation) elsewhere.
+    private var texts: (String, String, String, String) = ("", "", "", "")
+    /// All the values, once they did not fit inline (or when given as an array).
+    private var spilled: [DatabaseValue]?
+    /// How many values there are.
+    private(set) var count = 0
+
+    init() {}
+
+    /// Values already in an array: kept as they are.
+    init(_ values: [DatabaseValue]) {
+        if !values.isEmpty {
+            spilled = values
+            count = values.count
+        }
+    }
+
+    var isEmpty: Bool { count == 0 }
+
+    mutating func append(_ value: DatabaseValue) {
+        guard spilled == nil, count < Self.inlineCapacity else { return appendSpilling(value) }
+        let index = count
+        switch value {
+        case .null:
+            setKind(.null, at: index)
+        case .integer(let integer):
+            setKind(.integer, at: index)
+            setBits(UInt64(bitPattern: integer), at: index)
+        case .real(let real):
+            setKind(.real, at: index)
+            setBits(real.bitPattern, at: index)
+        case .text(let text):
+            setKind(.text, at: index)
+            setText(text, at: index)
+        case .blob:
+            return appendSpilling(value)
+        }
+        count += 1
+    }
+
+    mutating func append(integer: Int64) {
+        guard spilled == nil, count < Self.inlineCapacity else { return appendSpilling(.integer(integer)) }
+        setKind(.integer, at: count)
+        setBits(UInt64(bitPattern: integer), at: count)
+        count += 1
+    }
+
+    mutating func append(real: Double) {
+        guard spilled == nil, count < Self.inlineCapacity else { return appendSpilling(.real(real)) }
+        setKind(.real, at: count)
+        setBits(real.bitPattern, at: count)
+        count += 1
+    }
+
+    mutating func append(text: String) {
+        guard spilled == nil, count < Self.inlineCapacity else { return appendSpilling(.text(text)) }
+        setKind(.text, at: count)
+        setText(text, at: count)
+        count += 1
+    }
+
+    /// Appends to the array, moving the inline values there first. In place, so that a long
+    /// list (`IN \(list: ids)`) appends in amortized constant time.
+    private mutating func appendSpilling(_ value: DatabaseValue) {
+        if spilled == nil {
+            var all = array
+            all.reserveCapacity(Self.inlineCapacity * 2)
+            texts = ("", "", "", "")
+            spilled = all
+        }
+        spilled?.append(value)
+        count += 1
+    }
+
+    mutating func append(contentsOf values: SQLValues) {
+        if values.isEmpty { return }
+        if isEmpty {
+            self = values
+            return
+        }
+        for index in 0..<values.count { append(values[index]) }
+    }
+
+    /// The value at `index`, below ``count``.
+    subscript(index: Int) -> DatabaseValue {
+        if let spilled { return spilled[index] }
+        switch kind(at: index) {
+        case .null: return .null
+        case .integer: return .integer(Int64(bitPattern: bits(at: index)))
+        case .real: return .real(Double(bitPattern: bits(at: index)))
+        case .text: return .text(text(at: index))
+        }
+    }
+
+    /// The values as an array, for the API that exposes them.
+    var array: [DatabaseValue] {
+        if let spilled { return spilled }
+        return (0..<count).map { self[$0] }
+    }
+
+    /// Binds every value to `statement`'s parameters 1, 2, ... in order.
+    func bind(to statement: Statement) throws {
+        if let spilled {
+            for (index, value) in spilled.enumerated() { try statement.bind(value, toParameter: index + 1) }
+            return
+        }
+        // Slot by slot, without a switch over the index to find each slot.
+        guard count > 0 else { return }
+        try Self.bind(kinds.0, bits.0, texts.0, at: 1, to: statement)
+        guard count > 1 else { return }
+        try Self.bind(kinds.1, bits.1, texts.1, at: 2, to: statement)
+        guard count > 2 else { return }
+        try Self.bind(kinds.2, bits.2, texts.2, at: 3, to: statement)
+        guard count > 3 else { return }
+        try Self.bind(kinds.3, bits.3, texts.3, at: 4, to: statement)
+    }
+
+    @inline(__always)
+    private static func bind(
+        _ kind: Kind, _ bits: UInt64, _ text: String, at position: Int32, to statement: Statement
+    ) throws {
+        let code: Int32
+        switch kind {
+        case .null:
+            code = sqlite3_bind_null(statement.handle, position)
+        case .integer:
+            code = sqlite3_bind_int64(statement.handle, position, Int64(bitPattern: bits))
+        case .real:
+            // The same check as binding a `DatabaseValue`: SQLite would store NULL for NaN.
+            let real = Double(bitPattern: bits)
+            guard !real.isNaN else { throw ValueConversionError.nanParameter("\(position)") }
+            code = sqlite3_bind_double(statement.handle, position, real)
+        case .text:
+            code = statement.bind(text: text, at: position)
+        }
+        if code != SQLITE_OK {
+            throw DatabaseError.fromConnection(statement.connectionHandle, code: code, sql: statement.sql)
+        }
+    }
+
+    // MARK: - Inline slots
+
+    private func kind(at index: Int) -> Kind {
+        switch index {
+        case 0: kinds.0
+        case 1: kinds.1
+        case 2: kinds.2
+        default: kinds.3
+        }
+    }
+
+    private mutating func setKind(_ kind: Kind, at index: Int) {
+        switch index {
+        case 0: kinds.0 = kind
+        case 1: kinds.1 = kind
+        case 2: kinds.2 = kind
+        default: kinds.3 = kind
+        }
+    }
+
+    private func bits(at index: Int) -> UInt64 {
+        switch index {
+        case 0: bits.0
+        case 1: bits.1
+        case 2: bits.2
+        default: bits.3
+        }
+    }
+
+    private mutating func setBits(_ value: UInt64, at index: Int) {
+        switch index {
+        case 0: bits.0 = value
+        case 1: bits.1 = value
+        case 2: bits.2 = value
+        default: bits.3 = value
+        }
+    }
+
+    private func text(at index: Int) -> String {
+        switch index {
+        case 0: texts.0
+        case 1: texts.1
+        case 2: texts.2
+        default: texts.3
+        }
+    }
+
+    private mutating func setText(_ value: String, at index: Int) {
+        switch index {
+        case 0: texts.0 = value
+        case 1: texts.1 = value
+        case 2: texts.2 = value
+        default: texts.3 = value
+        }
+    }
+}
