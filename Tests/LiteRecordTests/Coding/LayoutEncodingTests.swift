@@ -351,6 +351,39 @@ private func outcome(_ body: () throws -> Void) -> String {
         #expect(error.arguments?.positional.count == 18)
     }
 
+    /// A constraint error names the refused row's own values, not those of an earlier row the
+    /// cached statement ran for through the Codable path.
+    @Test func aConstraintErrorCarriesTheRefusedRowsOwnArguments() throws {
+        let db = try Database(.inMemory)
+        try db.migrate(EncodedLeaves.self)
+        try db.execute(sql: "CREATE UNIQUE INDEX one_name ON encoded_leaves(string)")
+        // The first insert and update prepare and cache the statements.
+        var first = EncodingFixture.plain
+        try db.insert(&first)
+        try db.update(first)
+        var second = EncodingFixture.plain
+        second.string = "second"
+        try db.insert(&second)
+        var duplicate = EncodingFixture.plain
+        duplicate.string = "second"
+        duplicate.int = 777
+        let insertError = try #require(throws: DatabaseError.self) { try db.insert(&duplicate) }
+        #expect(insertError.resultCode == .constraintUnique)
+        let inserted = try #require(insertError.arguments?.positional)
+        // The INSERT's columns start with the rowid key, NULL for SQLite to assign.
+        #expect(Array(inserted.prefix(2)) == [.null, .integer(777)])
+        #expect(inserted.contains(.text("second")))
+        #expect(!inserted.contains(.text("plain")))
+        second.string = "plain"
+        second.int = 555
+        let updateError = try #require(throws: DatabaseError.self) { try db.update(second) }
+        #expect(updateError.resultCode == .constraintUnique)
+        let updated = try #require(updateError.arguments?.positional)
+        #expect(updated.first == .integer(555))
+        #expect(updated.last == .integer(second.id ?? 0))
+        #expect(try db.count(EncodedLeaves.self) == 2)
+    }
+
     @Test func updateOfAMissingRowIsReported() throws {
         let db = try Database(.inMemory)
         var model = EncodingFixture.plain
