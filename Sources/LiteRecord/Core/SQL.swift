@@ -48,17 +48,17 @@ public struct SQL: Sendable, CustomStringConvertible, ExpressibleByStringInterpo
     /// Whether ``pieces`` spell ``text``.
     var hasLiteralPieces: Bool { storedText == nil }
 
-    /// Wraps SQL text and arguments you built yourself; the same as ``init(verbatim:arguments:)``.
-    ///
-    /// - Parameters:
-    ///   - text: SQL text; it may hold positional and named parameters.
-    ///   - arguments: The values for those parameters.
     /// An empty value for an interpolation to fill.
     private init() {
         self.values = SQLValues()
         self.named = [:]
     }
 
+    /// Wraps SQL text and arguments you built yourself; the same as ``init(verbatim:arguments:)``.
+    ///
+    /// - Parameters:
+    ///   - text: SQL text; it may hold positional and named parameters.
+    ///   - arguments: The values for those parameters.
     public init(_ text: String, arguments: StatementArguments = []) {
         self.storedText = text
         self.values = SQLValues(arguments.positional)
