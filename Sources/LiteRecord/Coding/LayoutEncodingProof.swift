@@ -65,7 +65,7 @@ private struct EncodingProbe {
     func verify<M: Model>(
         _ type: M.Type, fields: [EncodingField], encoder: RowEncoder, columns: [String]
     ) -> Bool {
-        var generator = EncodingProbeGenerator(seed: 0x5EED_C0DE)
+        var generator = SplitMix64(seed: 0x5EED_C0DE)
         let rows = EncodingProbeValues.edgeRowCount + 96
         let model = UnsafeMutablePointer<M>.allocate(capacity: 1)
         defer { model.deallocate() }
@@ -156,7 +156,7 @@ private enum EncodingProbeValues {
 
     /// Initializes the property of `field` at `target` for probe row `row`.
     static func write(
-        _ field: EncodingField, row: Int, position: Int, _ generator: inout EncodingProbeGenerator,
+        _ field: EncodingField, row: Int, position: Int, _ generator: inout SplitMix64,
         at target: UnsafeMutableRawPointer
     ) {
         let bits = generator.next()
@@ -213,7 +213,7 @@ private enum EncodingProbeValues {
     }
 
     /// Any bit pattern (NaN and infinities included), a whole number, or a short binary fraction.
-    private static func number(_ bits: UInt64, _ generator: inout EncodingProbeGenerator) -> Double {
+    private static func number(_ bits: UInt64, _ generator: inout SplitMix64) -> Double {
         let whole = Double(Int64(bitPattern: generator.next()) >> (bits % 60))
         switch bits % 3 {
         case 0: return Double(bitPattern: generator.next())
@@ -224,25 +224,8 @@ private enum EncodingProbeValues {
 
     private static let alphabet = Array("aZq 0.9-_'\"\\\té€😀\u{0}xX")
 
-    private static func text(_ generator: inout EncodingProbeGenerator) -> String {
+    private static func text(_ generator: inout SplitMix64) -> String {
         let count = Int(generator.next() % 9)
         return String((0..<count).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] })
-    }
-}
-
-/// SplitMix64, so that the probe models are the same on every run.
-private struct EncodingProbeGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -104,7 +104,7 @@ private struct ProbeRows<T: Decodable> {
                 guard try agrees(row, binding: binding, layout: layout) else { return nil }
             }
         }
-        var generator = ProbeGenerator(seed: UInt64(truncatingIfNeeded: keys.count &* 7919))
+        var generator = SplitMix64(seed: UInt64(truncatingIfNeeded: keys.count &* 7919))
         for _ in 0..<64 {
             let row = keys.map { _ in Self.edges[Int(generator.next() % UInt64(Self.edges.count))] }
             guard try agrees(row, binding: binding, layout: layout) else { return nil }
@@ -191,7 +191,7 @@ private let probeEdges: [DatabaseValue] = [
 
 /// Random valid values of one leaf's kind, for the probe rows after the edge values.
 private enum ProbeSample {
-    static func random(_ leaf: LayoutLeaf, _ generator: inout ProbeGenerator) -> DatabaseValue {
+    static func random(_ leaf: LayoutLeaf, _ generator: inout SplitMix64) -> DatabaseValue {
         let bits = generator.next()
         switch leaf {
         case .int, .int64: return integer(bits: 64, signed: true, &generator)
@@ -217,7 +217,7 @@ private enum ProbeSample {
     }
 
     /// A finite number: any bit pattern, a whole number, or one with a short binary fraction.
-    private static func number(_ bits: UInt64, _ generator: inout ProbeGenerator) -> Double {
+    private static func number(_ bits: UInt64, _ generator: inout SplitMix64) -> Double {
         let whole = Double(integerValue(bits: 53, signed: true, &generator))
         switch bits % 3 {
         case 0:
@@ -229,11 +229,11 @@ private enum ProbeSample {
     }
 
     /// An integer of 1 to `bits` significant bits, of either sign when `signed`.
-    private static func integer(bits: Int, signed: Bool, _ generator: inout ProbeGenerator) -> DatabaseValue {
+    private static func integer(bits: Int, signed: Bool, _ generator: inout SplitMix64) -> DatabaseValue {
         .integer(integerValue(bits: bits, signed: signed, &generator))
     }
 
-    private static func integerValue(bits: Int, signed: Bool, _ generator: inout ProbeGenerator) -> Int64 {
+    private static func integerValue(bits: Int, signed: Bool, _ generator: inout SplitMix64) -> Int64 {
         let random = generator.next()
         let width = Int(random % UInt64(bits)) + 1
         let magnitude = Int64(truncatingIfNeeded: generator.next() >> UInt64(64 - width))
@@ -244,7 +244,7 @@ private enum ProbeSample {
     /// Characters that stand for themselves inside a JSON string.
     private static let jsonAlphabet = Array("aZq 0.9-_'té€😀xX")
 
-    private static func text(alphabet: [Character], _ generator: inout ProbeGenerator) -> String {
+    private static func text(alphabet: [Character], _ generator: inout SplitMix64) -> String {
         let count = Int(generator.next() % 9)
         return String((0..<count).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] })
     }
@@ -264,22 +264,5 @@ private enum ProbeSample {
         let millisecond = (bits >> 37) % 1000
         return "\(padded(year, 4))-\(padded(month, 2))-\(padded(day, 2)) \(padded(hour, 2)):"
             + "\(padded(minute, 2)):\(padded(second, 2)).\(padded(millisecond, 3))"
-    }
-}
-
-/// SplitMix64, so that the random probe rows are the same on every run.
-private struct ProbeGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
