@@ -16,7 +16,11 @@ struct PreparedCounter: Model, Equatable {
     static let schema = Schema<PreparedCounter>(table: "prepared_counters")
 }
 
-@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage), .offCooperativePool)
+/// Serialized: its tests terminate backends and count the server's prepared statements, and
+/// each holds three connections.
+@Suite(
+    .enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage), .offCooperativePool,
+    .serialized)
 struct PostgresPreparedStatementTests {
     /// A database with one connection (so every operation shares its prepared statements) and
     /// three counters.
