@@ -198,16 +198,26 @@ public final class Connection: DatabaseContext {
         -> T
     {
         guard try statement.bindWithoutKeeping(sql) else { return try body(statement) }
+        return try naming(sql.arguments, inErrorsOf: statement) { try body(statement) }
+    }
+
+    /// Runs `body`, adding `arguments` to the errors of `statement` that come without them.
+    ///
+    /// Only the statement's own errors: its step (SQLite's error, or the refusal after a
+    /// rollback) names its SQL and, the statement not keeping the values it was given, no
+    /// arguments.
+    func naming<T>(
+        _ arguments: @autoclosure () -> StatementArguments, inErrorsOf statement: Statement,
+        _ body: () throws -> T
+    ) throws -> T {
         do {
-            return try body(statement)
+            return try body()
         } catch let error as DatabaseError
             where error.arguments == nil && error.backendName == nil && error.sql == statement.sql
         {
-            // Only the statement's own errors: its step (SQLite's error, or the refusal after a
-            // rollback) names its SQL and, not keeping the values, no arguments.
             throw DatabaseError(
                 resultCode: error.resultCode, message: error.message, sql: error.sql,
-                arguments: sql.arguments,
+                arguments: arguments(),
                 sqlState: error.sqlState)
         }
     }

@@ -44,10 +44,16 @@ extension Connection {
     func readingModelTable<M: Model, T>(_ type: M.Type, _ body: (TableSchema) throws -> T) throws -> T {
         guard isReadOnly || isQueryOnly else { return try body(table(for: M.self)) }
         let id = ObjectIdentifier(M.self)
-        let schema = try preparedModels[id] ?? TableSchemaCache.schema(for: M.self)
-        // A connection that never creates tables keeps the schema (not a promise that the table
-        // exists); the writer, inside a read, must still create or grow it on its next write.
-        if role == .reader || isReadOnly { preparedModels[id] = schema }
+        let schema: TableSchema
+        if let prepared = preparedModels[id] {
+            schema = prepared
+        } else {
+            schema = try TableSchemaCache.schema(for: M.self)
+            // A connection that never creates tables keeps the schema (not a promise that the
+            // table exists); the writer, inside a read, must still create or grow it on its next
+            // write.
+            if role == .reader || isReadOnly { preparedModels[id] = schema }
+        }
         do {
             return try body(schema)
         } catch let error as DatabaseError where error.namesMissingTable(schema.tableName) {

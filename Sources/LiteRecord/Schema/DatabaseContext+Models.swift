@@ -187,7 +187,11 @@ extension DatabaseContext {
     /// - Throws: ``PersistenceError`` when the model has no single-column primary key;
     ///   ``RowDecodingError`` when the row does not fit the model.
     public func find<M: Model>(_ type: M.Type, id: some DatabaseValueConvertible) throws -> M? {
-        try find(M.self, key: [id])
+        try withReader(preparing: M.self) { connection in
+            try connection.readingModelTable(M.self) { table in
+                try connection.findModel(M.self, table: table, key: table.keyArguments(single: id))
+            }
+        }
     }
 
     /// The model with a composite primary key, or `nil`.
@@ -200,21 +204,7 @@ extension DatabaseContext {
     public func find<M: Model>(_ type: M.Type, key: [any DatabaseValueConvertible]) throws -> M? {
         try withReader(preparing: M.self) { connection in
             try connection.readingModelTable(M.self) { table in
-                guard let sql = table.statements.find else { throw PersistenceError.noPrimaryKey(table) }
-                let keyValues = try table.keyArguments(key)
-                let arguments = StatementArguments(positional: table.statements.keyArguments(keyValues))
-                if let model = try connection.fetchFirstModel(
-                    M.self, table: table, sql: SQL(sql, arguments: arguments))
-                {
-                    return model
-                }
-                // A date or decimal key another tool stored in another form: found by value.
-                guard let stored = try connection.storedKey(matching: keyValues, table: table) else {
-                    return nil
-                }
-                let storedArguments = StatementArguments(positional: table.statements.keyArguments(stored))
-                return try connection.fetchFirstModel(
-                    M.self, table: table, sql: SQL(sql, arguments: storedArguments))
+                try connection.findModel(M.self, table: table, key: table.keyArguments(key))
             }
         }
     }
@@ -383,13 +373,23 @@ extension Connection {
 extension TableSchema {
     /// Converts key values given by the caller, checking their number against the key.
     func keyArguments(_ key: [any DatabaseValueConvertible]) throws -> [DatabaseValue] {
+        try checkKeyCount(key.count)
+        return try key.map { try $0.databaseValue() }
+    }
+
+    /// ``keyArguments(_:)`` for the one value of `find(_:id:)`, without an array of existentials.
+    func keyArguments(single key: some DatabaseValueConvertible) throws -> [DatabaseValue] {
+        try checkKeyCount(1)
+        return [try key.databaseValue()]
+    }
+
+    private func checkKeyCount(_ count: Int) throws {
         guard !primaryKey.isEmpty else { throw PersistenceError.noPrimaryKey(self) }
-        guard key.count == primaryKey.count else {
+        guard count == primaryKey.count else {
             throw PersistenceError(
                 "\(typeName)'s primary key has \(primaryKey.count) column(s) (\(primaryKey.joined(separator: ", "))) "
-                    + "but \(key.count) value(s) were given", table: tableName)
+                    + "but \(count) value(s) were given", table: tableName)
         }
-        return try key.map { try $0.databaseValue() }
     }
 }
 

@@ -124,6 +124,25 @@ struct DatabaseErrorTests {
         #expect(ResultCode.constraint.isPrimary && !ResultCode.constraintUnique.isPrimary)
     }
 
+    /// A model read from a view whose column fails while SQLite steps (malformed JSON).
+    struct FailingView: Model {
+        var id: Int64
+        var name: String?
+        static let schema = Schema<FailingView>(table: "failing_view")
+    }
+
+    @Test func aFindThatFailsWhileSteppingNamesItsKey() throws {
+        let db = try Database(.inMemory)
+        try db.execute(sql: #"CREATE VIEW failing_view AS SELECT 5 AS id, json_extract('{', '$') AS name"#)
+        let error = try #require(
+            #expect(throws: DatabaseError.self) { try db.find(FailingView.self, id: 5) })
+        #expect(error.message.contains("malformed JSON"))
+        #expect(error.sql == #"SELECT * FROM "failing_view" WHERE "id" = ?"#)
+        #expect(error.arguments == [5])
+        // The cached statement stays usable, and keeps no arguments of the failed call.
+        #expect(try db.find(FailingView.self, id: 6) == nil)
+    }
+
     @Test func descriptionHidesArgumentsExpandedDescriptionShowsThem() throws {
         let db = try makeDatabase()
         let error = try #require(
