@@ -17,11 +17,11 @@ struct SQLValues: Sendable {
     }
 
     /// One kind per inline value.
-    private var kinds: (Kind, Kind, Kind, Kind) = (.null, .null, .null, .null)
+    private var kinds = InlineSlots<Kind>(repeating: .null)
     /// The integer, or the bit pattern of the real, of each inline value.
-    private var bits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    private var bits = InlineSlots<UInt64>(repeating: 0)
     /// The text of each inline text value; the empty string (no allocation) elsewhere.
-    private var texts: (String, String, String, String) = ("", "", "", "")
+    private var texts = InlineSlots<String>(repeating: "")
     /// All the values, once they did not fit inline (or when given as an array).
     private var spilled: [DatabaseValue]?
     /// How many values there are.
@@ -44,16 +44,16 @@ struct SQLValues: Sendable {
         let index = count
         switch value {
         case .null:
-            setKind(.null, at: index)
+            kinds[index] = .null
         case .integer(let integer):
-            setKind(.integer, at: index)
-            setBits(UInt64(bitPattern: integer), at: index)
+            kinds[index] = .integer
+            bits[index] = UInt64(bitPattern: integer)
         case .real(let real):
-            setKind(.real, at: index)
-            setBits(real.bitPattern, at: index)
+            kinds[index] = .real
+            bits[index] = real.bitPattern
         case .text(let text):
-            setKind(.text, at: index)
-            setText(text, at: index)
+            kinds[index] = .text
+            texts[index] = text
         case .blob:
             return appendSpilling(value)
         }
@@ -62,22 +62,22 @@ struct SQLValues: Sendable {
 
     mutating func append(integer: Int64) {
         guard spilled == nil, count < Self.inlineCapacity else { return appendSpilling(.integer(integer)) }
-        setKind(.integer, at: count)
-        setBits(UInt64(bitPattern: integer), at: count)
+        kinds[count] = .integer
+        bits[count] = UInt64(bitPattern: integer)
         count += 1
     }
 
     mutating func append(real: Double) {
         guard spilled == nil, count < Self.inlineCapacity else { return appendSpilling(.real(real)) }
-        setKind(.real, at: count)
-        setBits(real.bitPattern, at: count)
+        kinds[count] = .real
+        bits[count] = real.bitPattern
         count += 1
     }
 
     mutating func append(text: String) {
         guard spilled == nil, count < Self.inlineCapacity else { return appendSpilling(.text(text)) }
-        setKind(.text, at: count)
-        setText(text, at: count)
+        kinds[count] = .text
+        texts[count] = text
         count += 1
     }
 
@@ -87,7 +87,7 @@ struct SQLValues: Sendable {
         if spilled == nil {
             var all = array
             all.reserveCapacity(Self.inlineCapacity * 2)
-            texts = ("", "", "", "")
+            texts = InlineSlots(repeating: "")
             spilled = all
         }
         spilled?.append(value)
@@ -106,11 +106,11 @@ struct SQLValues: Sendable {
     /// The value at `index`, below ``count``.
     subscript(index: Int) -> DatabaseValue {
         if let spilled { return spilled[index] }
-        switch kind(at: index) {
+        switch kinds[index] {
         case .null: return .null
-        case .integer: return .integer(Int64(bitPattern: bits(at: index)))
-        case .real: return .real(Double(bitPattern: bits(at: index)))
-        case .text: return .text(text(at: index))
+        case .integer: return .integer(Int64(bitPattern: bits[index]))
+        case .real: return .real(Double(bitPattern: bits[index]))
+        case .text: return .text(texts[index])
         }
     }
 
@@ -128,13 +128,13 @@ struct SQLValues: Sendable {
         }
         // Slot by slot, without a switch over the index to find each slot.
         guard count > 0 else { return }
-        try Self.bind(kinds.0, bits.0, texts.0, at: 1, to: statement)
+        try Self.bind(kinds.elements.0, bits.elements.0, texts.elements.0, at: 1, to: statement)
         guard count > 1 else { return }
-        try Self.bind(kinds.1, bits.1, texts.1, at: 2, to: statement)
+        try Self.bind(kinds.elements.1, bits.elements.1, texts.elements.1, at: 2, to: statement)
         guard count > 2 else { return }
-        try Self.bind(kinds.2, bits.2, texts.2, at: 3, to: statement)
+        try Self.bind(kinds.elements.2, bits.elements.2, texts.elements.2, at: 3, to: statement)
         guard count > 3 else { return }
-        try Self.bind(kinds.3, bits.3, texts.3, at: 4, to: statement)
+        try Self.bind(kinds.elements.3, bits.elements.3, texts.elements.3, at: 4, to: statement)
     }
 
     @inline(__always)
@@ -159,60 +159,33 @@ struct SQLValues: Sendable {
             throw DatabaseError.fromConnection(statement.connectionHandle, code: code, sql: statement.sql)
         }
     }
+}
 
-    // MARK: - Inline slots
+/// Four values of one type held inline, read and written by index: the slots of ``SQLValues``.
+private struct InlineSlots<Element: Sendable>: Sendable {
+    /// The slots themselves, for code that reads them in order without a switch.
+    var elements: (Element, Element, Element, Element)
 
-    private func kind(at index: Int) -> Kind {
-        switch index {
-        case 0: kinds.0
-        case 1: kinds.1
-        case 2: kinds.2
-        default: kinds.3
-        }
+    init(repeating element: Element) {
+        elements = (element, element, element, element)
     }
 
-    private mutating func setKind(_ kind: Kind, at index: Int) {
-        switch index {
-        case 0: kinds.0 = kind
-        case 1: kinds.1 = kind
-        case 2: kinds.2 = kind
-        default: kinds.3 = kind
+    subscript(index: Int) -> Element {
+        @inline(__always) get {
+            switch index {
+            case 0: elements.0
+            case 1: elements.1
+            case 2: elements.2
+            default: elements.3
+            }
         }
-    }
-
-    private func bits(at index: Int) -> UInt64 {
-        switch index {
-        case 0: bits.0
-        case 1: bits.1
-        case 2: bits.2
-        default: bits.3
-        }
-    }
-
-    private mutating func setBits(_ value: UInt64, at index: Int) {
-        switch index {
-        case 0: bits.0 = value
-        case 1: bits.1 = value
-        case 2: bits.2 = value
-        default: bits.3 = value
-        }
-    }
-
-    private func text(at index: Int) -> String {
-        switch index {
-        case 0: texts.0
-        case 1: texts.1
-        case 2: texts.2
-        default: texts.3
-        }
-    }
-
-    private mutating func setText(_ value: String, at index: Int) {
-        switch index {
-        case 0: texts.0 = value
-        case 1: texts.1 = value
-        case 2: texts.2 = value
-        default: texts.3 = value
+        @inline(__always) set {
+            switch index {
+            case 0: elements.0 = newValue
+            case 1: elements.1 = newValue
+            case 2: elements.2 = newValue
+            default: elements.3 = newValue
+            }
         }
     }
 }
