@@ -125,12 +125,16 @@ extension PostgresConnection {
     ///
     /// - Parameters:
     ///   - sql: The `COPY` statement, without parameters.
+    ///   - refusedLine: Called with the line (from 1) of the row the server refused, when its
+    ///     error names one; returns the statement to name in the error instead of the `COPY`.
     ///   - write: Produces the data, calling its argument with each piece in order.
     /// - Returns: The number of rows the server copied.
     /// - Throws: ``LiteRecord/DatabaseError`` as ``execute(_:)`` (a constraint violation with
     ///   its SQLSTATE's ``LiteRecord/ResultCode``), ``PostgresConnectionLoss`` for a lost
     ///   connection; nothing is copied then.
-    func copyIn(_ sql: SQL, write: ((UnsafeRawBufferPointer) -> Bool) -> Void) throws -> Int {
+    func copyIn(
+        _ sql: SQL, refusedLine: (Int) -> SQL?, write: ((UnsafeRawBufferPointer) -> Bool) -> Void
+    ) throws -> Int {
         statementLog?.append(sql)
         guard let started = PQexec(handle, sql.text) else {
             _ = try result(of: nil, sql: sql)
@@ -160,8 +164,9 @@ extension PostgresConnection {
                 PQclear(next)
                 continue
             }
+            let statement = Self.refusedLine(of: next, sql: sql).flatMap(refusedLine) ?? sql
             do {
-                copied = try result(of: next, sql: sql).changes
+                copied = try result(of: next, sql: statement).changes
             } catch {
                 failure = error
             }
@@ -178,6 +183,18 @@ extension PostgresConnection {
                 sql: sql.text)
         }
         return copied
+    }
+
+    /// The line of the row a failed `COPY` refused, read from the error's context
+    /// (`COPY name, line 12...`) when the server writes it in English; `nil` otherwise.
+    private static func refusedLine(of result: OpaquePointer, sql: SQL) -> Int? {
+        guard PQresultStatus(result) == PGRES_FATAL_ERROR,
+            let context = PQresultErrorField(result, Int32(UInt8(ascii: "W")))
+        else { return nil }
+        let text = String(cString: context)
+        // The COPY's own target, as the server names it: `COPY "t" (...)` targets t.
+        guard text.hasPrefix("COPY "), let marker = text.range(of: ", line ") else { return nil }
+        return Int(text[marker.upperBound...].prefix { $0.isASCII && $0.isNumber })
     }
 
     /// The statement that takes `count` keys from the sequence of a table's automatic key:

@@ -71,9 +71,15 @@ extension PostgresSession {
                 + columns.map(SQL.quoteIdentifier).joined(separator: ", ") + ") FROM STDIN")
         let copied: Int
         do {
-            copied = try connection.copyIn(sql) { send in
-                Self.write(encoded.rows, keys: keys, to: send)
-            }
+            copied = try connection.copyIn(
+                sql,
+                refusedLine: { line in
+                    // The error names the INSERT that row's model would have run, with its
+                    // values, as the INSERT path's error does.
+                    guard models.indices.contains(line - 1) else { return nil }
+                    return try? insertStatement(models[line - 1], table: table, upsert: false).sql
+                },
+                write: { send in Self.write(encoded.rows, keys: keys, to: send) })
         } catch {
             noteRetryableFailure(error)
             throw error

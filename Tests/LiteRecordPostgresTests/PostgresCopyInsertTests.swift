@@ -204,6 +204,9 @@ struct PostgresCopyInsertTests {
             #expect(batch?.sqlState == state)
             #expect(batch?.resultCode == single?.resultCode)
             #expect(batch?.message == single?.message)
+            // Named by the refused model's INSERT and values, as by the INSERT path.
+            #expect(batch?.sql == single?.sql)
+            #expect(batch?.arguments == single?.arguments)
             #expect(try pg.count(CopyCounter.self) == 3)
             // In a transaction: its savepoint is rolled back, the rest of the transaction goes on.
             let kept = try pg.transaction { tx -> Int in
