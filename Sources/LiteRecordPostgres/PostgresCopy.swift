@@ -23,6 +23,14 @@ struct PostgresCopyText {
         rowStarts.reserveCapacity(rows)
     }
 
+    var rowCount: Int { rowStarts.count }
+
+    /// Forgets the rows, keeping the memory for the next ones.
+    mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+        rowStarts.removeAll(keepingCapacity: true)
+    }
+
     mutating func beginRow() {
         rowStarts.append(bytes.count)
         rowHasValue = false
@@ -121,24 +129,34 @@ struct PostgresCopyText {
 }
 
 extension PostgresConnection {
-    /// Runs `COPY ... FROM STDIN` (text format) and sends it the data `write` produces.
+    /// Runs `COPY ... FROM STDIN` (text format) in a savepoint of the open transaction and
+    /// sends it the data `write` produces, or rolls it back when `write` gives up.
+    ///
+    /// The savepoint and its release are sent in one query with the `COPY`: no round trip of
+    /// their own, but for a `COPY` that `write` gives up, rolled back to leave the transaction
+    /// as it was.
     ///
     /// - Parameters:
     ///   - sql: The `COPY` statement, without parameters.
     ///   - refusedLine: Called with the line (from 1) of the row the server refused, when its
     ///     error names one; returns the statement to name in the error instead of the `COPY`.
-    ///   - write: Produces the data, calling its argument with each piece in order.
-    /// - Returns: The number of rows the server copied.
+    ///   - write: Produces the data, calling its argument with each piece in order (which
+    ///     returns `false` once sending failed); returns `false` to give up the `COPY`.
+    /// - Returns: The number of rows the server copied; `nil` when `write` gave up, and nothing
+    ///   was copied.
     /// - Throws: ``LiteRecord/DatabaseError`` as ``execute(_:)`` (a constraint violation with
     ///   its SQLSTATE's ``LiteRecord/ResultCode``), ``PostgresConnectionLoss`` for a lost
-    ///   connection; nothing is copied then.
+    ///   connection, what `write` throws; nothing is copied then.
     func copyIn(
-        _ sql: SQL, refusedLine: (Int) -> SQL?, write: ((UnsafeRawBufferPointer) -> Bool) -> Void
-    ) throws -> Int {
+        _ sql: SQL, refusedLine: (Int) -> SQL?,
+        write: ((UnsafeRawBufferPointer) -> Bool) throws -> Bool
+    ) throws -> Int? {
         statementLog?.append(sql)
-        guard let started = PQexec(handle, sql.text) else {
+        let savepoint = "literecord_copy"
+        let query = "SAVEPOINT \(savepoint); \(sql.text); RELEASE SAVEPOINT \(savepoint)"
+        guard let started = PQexec(handle, query) else {
             _ = try result(of: nil, sql: sql)
-            return 0
+            return nil
         }
         guard PQresultStatus(started) == PGRES_COPY_IN else {
             // An error (the table is missing, a view cannot take COPY...): thrown as any
@@ -150,23 +168,33 @@ extension PostgresConnection {
         }
         PQclear(started)
         var sent = true
-        write { piece in
-            guard sent, let base = piece.baseAddress, !piece.isEmpty else { return sent }
-            sent = PQputCopyData(handle, base.assumingMemoryBound(to: CChar.self), Int32(piece.count)) == 1
-            return sent
+        var completed = false
+        var thrown: (any Error)?
+        do {
+            completed = try write { piece in
+                guard sent, let base = piece.baseAddress, !piece.isEmpty else { return sent }
+                sent =
+                    PQputCopyData(handle, base.assumingMemoryBound(to: CChar.self), Int32(piece.count)) == 1
+                return sent
+            }
+        } catch {
+            thrown = error
         }
-        // A failed send ends the COPY with an error of the client's: the server copies nothing.
-        let ended = PQputCopyEnd(handle, sent ? nil : "LiteRecord could not send the rows") == 1
-        var copied = 0
+        // A COPY given up (or whose data could not be sent) ends with an error of the
+        // client's: the server copies nothing, and skips the savepoint's release.
+        let abandoned = !sent || !completed
+        let ended = PQputCopyEnd(handle, abandoned ? "LiteRecord gave up the COPY" : nil) == 1
+        var copied: Int?
         var failure: (any Error)?
         while let next = PQgetResult(handle) {
-            guard failure == nil else {
+            guard failure == nil, !abandoned else {
                 PQclear(next)
                 continue
             }
             let statement = Self.refusedLine(of: next, sql: sql).flatMap(refusedLine) ?? sql
             do {
-                copied = try result(of: next, sql: statement).changes
+                let changes = try result(of: next, sql: statement).changes
+                copied = copied ?? changes  // the COPY's; the release's comes after it
             } catch {
                 failure = error
             }
@@ -181,6 +209,12 @@ extension PostgresConnection {
                 message: String(cString: PQerrorMessage(handle)).trimmingCharacters(
                     in: .whitespacesAndNewlines),
                 sql: sql.text)
+        }
+        if abandoned {
+            _ = try execute(
+                SQL(verbatim: "ROLLBACK TO SAVEPOINT \(savepoint); RELEASE SAVEPOINT \(savepoint)"))
+            if let thrown { throw thrown }
+            return nil
         }
         return copied
     }

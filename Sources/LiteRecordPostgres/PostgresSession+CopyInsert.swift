@@ -13,11 +13,20 @@ import LiteRecord
 // result code, message) and nothing written when one row is refused (COPY is all or nothing,
 // and runs in the caller's transaction or savepoint); row and statement triggers (observation)
 // fire. What COPY cannot do the same way goes to the INSERT path (see `copyInsertRows`).
+//
+// The rows are encoded while they are sent, a chunk at a time: the server parses one chunk
+// while the client encodes the next (the two sides of a COPY are each about half of its time).
+// A row found mid-stream that COPY cannot carry ends the COPY, rolled back to a savepoint sent
+// with it, and the batch goes through INSERT statements.
 
 extension PostgresSession {
     /// The fewest models sent by COPY: below, the INSERT pipeline's one round trip costs less
     /// than COPY's three (the keys, the start, the end).
     static let copyThreshold = 64
+
+    /// How many rows are encoded before they are sent: the first chunk is encoded while the
+    /// server takes the keys.
+    static let copyChunkRows = 2_048
 
     /// Inserts models by `COPY`, or returns `nil`, having written nothing, when the batch must
     /// go through INSERT statements: too few models, keys some generated and some chosen, a
@@ -43,12 +52,15 @@ extension PostgresSession {
                 sql: "COPY \(table.name)")
         }
         if let generatedKey {
-            // Sent now and read after encoding: the server takes the keys meanwhile.
+            // Sent now and read after the first chunk is encoded: the server takes the keys
+            // meanwhile.
             try connection.sendKeyReservation(table: table.name, column: generatedKey, count: models.count)
         }
-        let encoded: (columns: [String], rows: PostgresCopyText)?
+        var encoder = PostgresCopyEncoder(table: table, dateStorage: dateStorage, leaving: generatedKey)
+        let first = models.prefix(Self.copyChunkRows)
+        let firstEncoded: Bool
         do {
-            encoded = try copyText(models, table: table, leaving: generatedKey)
+            firstEncoded = try encoder.encode(first)
         } catch {
             // The connection takes no statement before the keys are read.
             if generatedKey != nil { _ = try? connection.reservedKeys(count: models.count) }
@@ -64,12 +76,14 @@ extension PostgresSession {
             }
             guard keys != nil else { return nil }
         }
-        guard let encoded, generatedKey != nil || !encoded.columns.isEmpty else { return nil }
-        let columns = (generatedKey.map { [$0] } ?? []) + encoded.columns
+        guard firstEncoded, let encodedColumns = encoder.columns,
+            generatedKey != nil || !encodedColumns.isEmpty
+        else { return nil }
+        let columns = (generatedKey.map { [$0] } ?? []) + encodedColumns
         let sql = SQL(
             verbatim: "COPY " + SQL.quoteIdentifier(table.name) + " ("
                 + columns.map(SQL.quoteIdentifier).joined(separator: ", ") + ") FROM STDIN")
-        let copied: Int
+        let copied: Int?
         do {
             copied = try connection.copyIn(
                 sql,
@@ -79,11 +93,21 @@ extension PostgresSession {
                     guard models.indices.contains(line - 1) else { return nil }
                     return try? insertStatement(models[line - 1], table: table, upsert: false).sql
                 },
-                write: { send in Self.write(encoded.rows, keys: keys, to: send) })
+                write: { send in
+                    var start = 0
+                    while true {
+                        guard Self.write(encoder.text, keys: keys?[start...], to: send) else { return true }
+                        start += encoder.text.rowCount
+                        guard start < models.count else { return true }
+                        let chunk = models[start..<min(start + Self.copyChunkRows, models.count)]
+                        guard try encoder.encode(chunk) else { return false }
+                    }
+                })
         } catch {
             noteRetryableFailure(error)
             throw error
         }
+        guard let copied else { return nil }
         guard let keys else {
             try moveIdentityPastChosenKeys(table: table)
             return models
@@ -101,19 +125,68 @@ extension PostgresSession {
         return inserted
     }
 
-    /// The models' rows in COPY's text format, and their columns (the generated key's left
-    /// out: the caller writes it first); `nil` when one cannot be sent by COPY as INSERT sends
-    /// it.
-    private func copyText<M: Model>(_ models: [M], table: BackendTable, leaving generatedKey: String?) throws
-        -> (columns: [String], rows: PostgresCopyText)?
-    {
-        var text = PostgresCopyText(rows: models.count)
-        var encodedColumns: [String]?
-        var stored: [BackendTable.Column?] = []
+    /// Sends the rows in pieces of about 64 KiB, each row's key first when there are keys;
+    /// `false` when a send failed.
+    private static func write(
+        _ rows: PostgresCopyText, keys: ArraySlice<Int64>?, to send: (UnsafeRawBufferPointer) -> Bool
+    ) -> Bool {
+        guard let keys else {
+            return rows.bytes.withUnsafeBytes { bytes in
+                var start = 0
+                while start < bytes.count {
+                    let end = min(start + 65_536, bytes.count)
+                    guard send(UnsafeRawBufferPointer(rebasing: bytes[start..<end])) else { return false }
+                    start = end
+                }
+                return true
+            }
+        }
+        var piece: [UInt8] = []
+        piece.reserveCapacity(65_536 + 4_096)
+        for (row, key) in zip(0..<rows.rowCount, keys) {
+            PostgresCopyText.appendDecimal(key, to: &piece)
+            piece.append(UInt8(ascii: "\t"))
+            piece.append(contentsOf: rows.row(row))
+            if piece.count >= 65_536 {
+                guard piece.withUnsafeBytes(send) else { return false }
+                piece.removeAll(keepingCapacity: true)
+            }
+        }
+        return piece.isEmpty || piece.withUnsafeBytes(send)
+    }
+}
+
+/// Encodes models into COPY rows a chunk at a time, checking that every model encodes the
+/// columns the first did.
+struct PostgresCopyEncoder {
+    let table: BackendTable
+    let dateStorage: DateStorage
+    /// The generated key's column, left out of the rows (each row's key is written first).
+    let generatedKey: String?
+    /// The rows of the last chunk encoded.
+    private(set) var text = PostgresCopyText(rows: PostgresSession.copyChunkRows)
+    /// The columns the first model encoded; `nil` before it.
+    private var encodedColumns: [String]?
+    /// The table's column for each encoded column, `nil` for the generated key.
+    private var stored: [BackendTable.Column?] = []
+
+    init(table: BackendTable, dateStorage: DateStorage, leaving generatedKey: String?) {
+        self.table = table
+        self.dateStorage = dateStorage
+        self.generatedKey = generatedKey
+    }
+
+    /// The columns of the rows, in order, the generated key's left out.
+    var columns: [String]? { encodedColumns?.filter { $0 != generatedKey } }
+
+    /// Encodes a chunk of models, replacing the previous chunk's rows; `false` when one cannot
+    /// be sent by COPY as INSERT sends it.
+    mutating func encode<M: Model>(_ models: ArraySlice<M>) throws -> Bool {
+        text.removeAll()
         for model in models {
             let row = try table.encode(model, dateStorage: dateStorage)
             if let encodedColumns {
-                guard row.columns == encodedColumns else { return nil }
+                guard row.columns == encodedColumns else { return false }
             } else {
                 encodedColumns = row.columns
                 stored = row.columns.map { name in
@@ -121,46 +194,16 @@ extension PostgresSession {
                 }
                 // A column the model's table does not declare: its type is unknown.
                 guard zip(row.columns, stored).allSatisfy({ $0 == generatedKey || $1 != nil }) else {
-                    return nil
+                    return false
                 }
             }
             text.beginRow()
             for (value, column) in zip(row.values, stored) {
                 guard let column else { continue }
-                guard text.append(value, column: column) else { return nil }
+                guard text.append(value, column: column) else { return false }
             }
             text.endRow()
         }
-        guard let encodedColumns else { return nil }
-        return (encodedColumns.filter { $0 != generatedKey }, text)
-    }
-
-    /// Sends the rows in pieces of about 64 KiB, each row's key first when there are keys.
-    private static func write(
-        _ rows: PostgresCopyText, keys: [Int64]?, to send: (UnsafeRawBufferPointer) -> Bool
-    ) {
-        guard let keys else {
-            rows.bytes.withUnsafeBytes { bytes in
-                var start = 0
-                while start < bytes.count {
-                    let end = min(start + 65_536, bytes.count)
-                    guard send(UnsafeRawBufferPointer(rebasing: bytes[start..<end])) else { return }
-                    start = end
-                }
-            }
-            return
-        }
-        var piece: [UInt8] = []
-        piece.reserveCapacity(65_536 + 4_096)
-        for index in keys.indices {
-            PostgresCopyText.appendDecimal(keys[index], to: &piece)
-            piece.append(UInt8(ascii: "\t"))
-            piece.append(contentsOf: rows.row(index))
-            if piece.count >= 65_536 {
-                guard piece.withUnsafeBytes(send) else { return }
-                piece.removeAll(keepingCapacity: true)
-            }
-        }
-        if !piece.isEmpty { _ = piece.withUnsafeBytes(send) }
+        return true
     }
 }

@@ -157,6 +157,37 @@ struct PostgresCopyInsertTests {
         #expect(try pg.count(CopyCounter.self) == 0)
     }
 
+    /// Rows are encoded while the first ones are sent: a refusal far into the batch ends a COPY
+    /// already under way, which leaves nothing and the transaction usable.
+    @Test func aRefusalAfterTheFirstRowsWereSentWritesNothingAndTheTransactionGoesOn() throws {
+        let pg = try PostgresTestServer.freshDatabase()
+        var generator = SplitMix64(state: 11)
+        let models = (0..<5000).map { randomLeaves($0, using: &generator) }
+        try pg.migrate(CopyLeaves.self)
+        var withNUL = models[4000]
+        withNUL.text = "nul \u{0} inside"
+        var tooBig = models[4500]
+        tooBig.uint64 = .max
+        for refused in [withNUL, tooBig] {
+            var single = refused
+            var singleError = ""
+            do { try pg.insert(&single) } catch { singleError = "\(error)" }
+            var batch = models
+            batch[4000 + (refused == withNUL ? 0 : 500)] = refused
+            let kept = try pg.transaction { tx -> [CopyLeaves] in
+                var before = models[0]
+                try tx.insert(&before)
+                var batchError = ""
+                do { _ = try tx.insert(contentsOf: batch) } catch { batchError = "\(error)" }
+                #expect(!batchError.isEmpty)
+                #expect(batchError == singleError)
+                return [before] + (try tx.insert(contentsOf: models[1...100]))
+            }
+            #expect(try pg.query(CopyLeaves.self).order { $0.id.ascending }.fetchAll() == kept)
+            try pg.execute(sql: "DELETE FROM copy_leaves")
+        }
+    }
+
     @Test func nanIsRefusedAsBySingleInsertsAndNothingIsWritten() throws {
         let pg = try PostgresTestServer.freshDatabase()
         var generator = SplitMix64(state: 5)
