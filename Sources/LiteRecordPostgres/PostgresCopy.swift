@@ -262,6 +262,12 @@ extension PostgresConnection {
         }
     }
 
+    /// Whether the result of a statement sent is still on its way (read what arrived without
+    /// waiting); `false` also for a broken connection, whose result then says so.
+    var isAwaitingResult: Bool {
+        PQconsumeInput(handle) == 1 && PQisBusy(handle) == 1
+    }
+
     /// The keys ``sendKeyReservation(table:column:count:)`` asked for, in the order the
     /// sequence gave them; `nil` when the column has no sequence of its own (its default is
     /// something else, which only the INSERT path runs).

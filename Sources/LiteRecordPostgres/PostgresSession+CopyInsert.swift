@@ -24,8 +24,8 @@ extension PostgresSession {
     /// than COPY's three (the keys, the start, the end).
     static let copyThreshold = 64
 
-    /// How many rows are encoded before they are sent: the first chunk is encoded while the
-    /// server takes the keys.
+    /// How many rows are encoded before they are sent (the first chunks are encoded while the
+    /// server takes the keys).
     static let copyChunkRows = 2_048
 
     /// Inserts models by `COPY`, or returns `nil`, having written nothing, when the batch must
@@ -57,10 +57,17 @@ extension PostgresSession {
             try connection.sendKeyReservation(table: table.name, column: generatedKey, count: models.count)
         }
         var encoder = PostgresCopyEncoder(table: table, dateStorage: dateStorage, leaving: generatedKey)
-        let first = models.prefix(Self.copyChunkRows)
-        let firstEncoded: Bool
+        var firstEncoded = true
         do {
-            firstEncoded = try encoder.encode(first)
+            // The first chunk, then more for as long as the keys are on their way (taking a
+            // key per row is the server's share of the work that COPY would otherwise do).
+            var encoded = 0
+            repeat {
+                let chunk = models[encoded..<min(encoded + Self.copyChunkRows, models.count)]
+                firstEncoded = try encoder.encode(chunk, appending: encoded > 0)
+                encoded = chunk.endIndex
+            } while firstEncoded && encoded < models.count && generatedKey != nil
+                && connection.isAwaitingResult
         } catch {
             // The connection takes no statement before the keys are read.
             if generatedKey != nil { _ = try? connection.reservedKeys(count: models.count) }
@@ -100,7 +107,7 @@ extension PostgresSession {
                         start += encoder.text.rowCount
                         guard start < models.count else { return true }
                         let chunk = models[start..<min(start + Self.copyChunkRows, models.count)]
-                        guard try encoder.encode(chunk) else { return false }
+                        guard try encoder.encode(chunk, appending: false) else { return false }
                     }
                 })
         } catch {
@@ -179,10 +186,10 @@ struct PostgresCopyEncoder {
     /// The columns of the rows, in order, the generated key's left out.
     var columns: [String]? { encodedColumns?.filter { $0 != generatedKey } }
 
-    /// Encodes a chunk of models, replacing the previous chunk's rows; `false` when one cannot
-    /// be sent by COPY as INSERT sends it.
-    mutating func encode<M: Model>(_ models: ArraySlice<M>) throws -> Bool {
-        text.removeAll()
+    /// Encodes a chunk of models, after the previous chunk's rows or replacing them; `false`
+    /// when one cannot be sent by COPY as INSERT sends it.
+    mutating func encode<M: Model>(_ models: ArraySlice<M>, appending: Bool) throws -> Bool {
+        if !appending { text.removeAll() }
         for model in models {
             let row = try table.encode(model, dateStorage: dateStorage)
             if let encodedColumns {
