@@ -239,16 +239,19 @@ extension PostgresSession {
             return try generatedKey(of: try execute(sql), sql: sql)
         }
         try execute(sql)
-        if let key = table.automaticKeyColumn {
-            // A key the caller chose: move the identity past it, so that later generated keys
-            // do not collide with it (SQLite's rowid does this by itself).
-            try execute(
-                """
-                SELECT setval(pg_get_serial_sequence(\(SQL.quoteIdentifier(table.name)), \(key)),
-                    greatest((SELECT max(\(identifier: key)) FROM \(identifier: table.name)), 1))
-                """)
-        }
+        try moveIdentityPastChosenKeys(table: table)
         return nil
+    }
+
+    /// After rows with keys the caller chose: moves the identity past them, so that later
+    /// generated keys do not collide with them (SQLite's rowid does this by itself).
+    func moveIdentityPastChosenKeys(table: BackendTable) throws {
+        guard let key = table.automaticKeyColumn else { return }
+        try execute(
+            """
+            SELECT setval(pg_get_serial_sequence(\(SQL.quoteIdentifier(table.name)), \(key)),
+                greatest((SELECT max(\(identifier: key)) FROM \(identifier: table.name)), 1))
+            """)
     }
 
     /// The key an `INSERT ... RETURNING` returned.
@@ -261,13 +264,16 @@ extension PostgresSession {
         return generated
     }
 
-    /// Inserts models whose keys PostgreSQL generates, their statements sent in pipelines
-    /// (``PostgresConnection/executePipelined(_:)``) rather than one round trip each; the
-    /// caller runs it in a transaction or savepoint. Models with a key of their own (or none to
-    /// generate) are inserted one by one, as ``insertRow(_:table:upsert:)`` does.
+    /// Inserts models for `insert(contentsOf:)`; the caller runs it in a transaction or
+    /// savepoint. A batch goes by `COPY` when it can (``copyInsertRows(_:table:)``). Otherwise
+    /// models whose keys PostgreSQL generates have their statements sent in pipelines
+    /// (``PostgresConnection/executePipelined(_:)``) rather than one round trip each, and models
+    /// with a key of their own (or none to generate) are inserted one by one, as
+    /// ``insertRow(_:table:upsert:)`` does.
     ///
     /// - Returns: The models, their keys set.
     func insertRows<M: Model>(_ models: [M], table: BackendTable) throws -> [M] {
+        if let copied = try copyInsertRows(models, table: table) { return copied }
         guard table.automaticKeyColumn != nil, models.allSatisfy({ table.hasNoGeneratedKey($0) }) else {
             return try models.map { model in
                 var copy = model

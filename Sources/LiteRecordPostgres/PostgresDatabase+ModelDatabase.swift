@@ -15,6 +15,10 @@ extension PostgresTransaction: ModelContext {
     /// Inserts models in a savepoint of this transaction: all of them, or none when one fails
     /// (the rest of the transaction goes on).
     ///
+    /// A batch of 64 models or more is sent in one `COPY`, its generated keys taken first from
+    /// the key's sequence: the keys, stored values, errors and triggers are those of one
+    /// `INSERT` per model.
+    ///
     /// - Parameter models: The models.
     /// - Returns: The models as inserted, with their generated keys set.
     /// - Throws: As ``PostgresContext/insert(_:)-8ikok``; the savepoint is rolled back.

@@ -129,6 +129,10 @@ public final class PostgresDatabase: PostgresContext, Sendable {
 extension PostgresDatabase {
     /// Inserts models in one transaction: all of them, or none when one fails.
     ///
+    /// A batch of 64 models or more is sent in one `COPY`, its generated keys taken first from
+    /// the key's sequence: the keys, stored values, errors and triggers are those of one
+    /// `INSERT` per model.
+    ///
     /// - Parameter models: The models.
     /// - Returns: The models as inserted, with their generated keys set.
     /// - Throws: As ``PostgresContext/insert(_:)-8ikok``; the transaction is rolled back.

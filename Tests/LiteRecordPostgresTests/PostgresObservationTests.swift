@@ -137,6 +137,19 @@ struct PostgresObservationTests {
         #expect(collector.values.first == [])
     }
 
+    // `insert(contentsOf:)` goes by COPY, which fires the notifying statement trigger once.
+    @Test func aBatchInsertedByCopyIsObserved() async throws {
+        let (observed, writer) = try twoDatabases()
+        let collector = Collector<[Score]>()
+        collector.start(observed.observe(observed.query(Score.self).order { $0.points.ascending }))
+        #expect(try await collector.wait { $0 == [[]] })
+        let scores = (1...200).map { Score(id: nil, name: "S\($0)", points: $0) }
+        let inserted = try await writer.insert(contentsOf: scores)
+        #expect(try await collector.wait { $0.last == inserted })
+        await collector.stop()
+        #expect(collector.failure == nil)
+    }
+
     // A fetch that iterates with `forEach` reads through a cursor: the observer learns the
     // tables from the query inside it, and remembers queries only (a cursor's DECLARE, FETCH and
     // CLOSE are named anew at every fetch, and remembering them grew the observer's memory by
