@@ -93,10 +93,13 @@ public final class PostgresConnection {
     /// on (``PostgresStatementCache``); other statements through `PQexecParams`, or `PQexec`
     /// without arguments.
     ///
-    /// - Parameter sql: The SQL, with `?` parameters.
+    /// - Parameters:
+    ///   - sql: The SQL, with `?` parameters.
+    ///   - keepingResult: Whether the rows stay in the `PGresult`, to be decoded straight from
+    ///     it (``PostgresResult/raw``), rather than copied out.
     /// - Returns: The rows and the number of rows changed.
     /// - Throws: ``DatabaseError`` with the SQLSTATE mapped onto a ``ResultCode``.
-    func execute(_ sql: SQL) throws -> PostgresResult {
+    func execute(_ sql: SQL, keepingResult: Bool = false) throws -> PostgresResult {
         guard sql.arguments.named.isEmpty else {
             throw DatabaseError(
                 backendName: "PostgreSQL",
@@ -120,22 +123,39 @@ public final class PostgresConnection {
             // The server has dropped them: a prepared name used now would not exist.
             if numbered.dropsPreparedStatements { statements.forgetPreparedStatements() }
         }
-        if numbered.isPreparable, statement.preparedName != nil || statement.uses >= 2,
+        var result = try run(statement, values, sql: sql, keepingResult: keepingResult)
+        // One column index per statement, not one per result (a find runs for one row).
+        if let raw = result.raw {
+            raw.statement = statement
+        } else if !result.columnNames.isEmpty {
+            result.columns = statement.columns(named: result.columnNames)
+        }
+        return result
+    }
+
+    /// Runs a statement: prepared from its second use, else through `PQexecParams` (or
+    /// `PQexec`, without arguments).
+    private func run(_ statement: PostgresStatement, _ values: [DatabaseValue], sql: SQL, keepingResult: Bool)
+        throws -> PostgresResult
+    {
+        if statement.numbered.isPreparable, statement.preparedName != nil || statement.uses >= 2,
             PQtransactionStatus(handle) != PQTRANS_INERROR
         {
             let parameters = try PostgresParameters(values, sql: sql)
             if statement.preparedName == nil || statement.preparedTypes == parameters.types {
-                return try executePrepared(statement, parameters, sql: sql)
+                return try executePrepared(statement, parameters, sql: sql, keepingResult: keepingResult)
             }
         }
         if values.isEmpty {
-            return try result(of: PQexec(handle, numbered.text), sql: sql)
+            return try result(
+                of: PQexec(handle, statement.numbered.text), sql: sql, keepingResult: keepingResult)
         }
         let parameters = try PostgresParameters(values, sql: sql)
         let result = parameters.withCArrays { types, pointers, lengths, formats in
-            PQexecParams(handle, numbered.text, Int32(values.count), types, pointers, lengths, formats, 0)
+            PQexecParams(
+                handle, statement.numbered.text, Int32(values.count), types, pointers, lengths, formats, 0)
         }
-        return try self.result(of: result, sql: sql)
+        return try self.result(of: result, sql: sql, keepingResult: keepingResult)
     }
 
     /// Whether the last statement failed because the server refused to reuse a cached plan
@@ -147,13 +167,13 @@ public final class PostgresConnection {
     /// Runs a statement through its prepared form, preparing it first when needed. A plan the
     /// server refuses after a schema change is prepared again and run once more, outside a
     /// transaction; inside one, the failure aborted it (see ``lastFailureWasStalePlan``).
-    private func executePrepared(_ statement: PostgresStatement, _ parameters: PostgresParameters, sql: SQL)
-        throws -> PostgresResult
-    {
+    private func executePrepared(
+        _ statement: PostgresStatement, _ parameters: PostgresParameters, sql: SQL, keepingResult: Bool
+    ) throws -> PostgresResult {
         lastFailureWasStalePlan = false
         let name = try preparedName(of: statement, parameters, sql: sql)
         do {
-            return try runPrepared(name, statement, parameters, sql: sql)
+            return try runPrepared(name, statement, parameters, sql: sql, keepingResult: keepingResult)
         } catch let error as DatabaseError where error.sqlState == "0A000" || error.sqlState == "26000" {
             // 26000: the statement is gone (a `DEALLOCATE` this cache did not see).
             if error.sqlState == "26000" {
@@ -166,19 +186,25 @@ public final class PostgresConnection {
                 throw error
             }
             let name = try preparedName(of: statement, parameters, sql: sql)
-            return try runPrepared(name, statement, parameters, sql: sql)
+            return try runPrepared(name, statement, parameters, sql: sql, keepingResult: keepingResult)
         }
     }
 
     private func runPrepared(
-        _ name: String, _ statement: PostgresStatement, _ parameters: PostgresParameters, sql: SQL
+        _ name: String, _ statement: PostgresStatement, _ parameters: PostgresParameters, sql: SQL,
+        keepingResult: Bool
     ) throws -> PostgresResult {
         let result = parameters.withCArrays { _, pointers, lengths, formats in
             PQexecPrepared(
                 handle, name, Int32(parameters.types.count), pointers, lengths, formats,
                 statement.binaryResults ? 1 : 0)
         }
-        return try self.result(of: result, sql: sql, binary: statement.binaryResults)
+        let rows = try self.result(
+            of: result, sql: sql, binary: statement.binaryResults, keepingResult: keepingResult)
+        // The prepared statement's columns never change (the server refuses a plan whose
+        // result type would): what is learned about them is kept with it.
+        rows.raw?.prepared = (statement, name)
+        return rows
     }
 
     /// The statement's prepared name, preparing it on the server first if needed.
@@ -200,7 +226,9 @@ public final class PostgresConnection {
 
     /// The statement's rows, or its error; a connection lost on the way is
     /// ``PostgresConnectionLoss``, whatever the server or libpq said about it.
-    func result(of result: OpaquePointer?, sql: SQL, binary: Bool = false) throws -> PostgresResult {
+    func result(of result: OpaquePointer?, sql: SQL, binary: Bool = false, keepingResult: Bool = false)
+        throws -> PostgresResult
+    {
         guard PQstatus(handle) == CONNECTION_OK else {
             let reason = result.map { PostgresErrorMapping.error(from: $0, connection: handle, sql: sql) }
             if let result { PQclear(result) }
@@ -214,7 +242,8 @@ public final class PostgresConnection {
                     in: .whitespacesAndNewlines),
                 sql: sql.text, arguments: sql.arguments)
         }
-        return try PostgresResult(consuming: result, connection: handle, sql: sql, binary: binary)
+        return try PostgresResult(
+            consuming: result, connection: handle, sql: sql, binary: binary, keepingResult: keepingResult)
     }
 
     /// Whether every column a prepared statement returns has a type whose binary form reads as

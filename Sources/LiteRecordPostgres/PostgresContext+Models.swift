@@ -102,8 +102,8 @@ extension PostgresContext {
             guard let table = try session.readableTable(for: M.self) else { return nil }
             var sql = SQL(verbatim: try session.database.findPrefix(of: M.self, table: table))
             sql.append("\(id) LIMIT 1")
-            guard let row = try session.execute(sql).lrRows.first else { return nil }
-            return try table.decode(M.self, from: row, dateStorage: session.dateStorage)
+            let decoder = table.rowDecoder(dateStorage: session.dateStorage)
+            return try session.execute(sql, keepingResult: true).decodeAll(M.self, decoder: decoder).first
         }
     }
 
@@ -158,7 +158,7 @@ extension PostgresContext {
                 sql.append(SQL(verbatim: " ORDER BY " + keys))
             }
             let decoder = table.rowDecoder(dateStorage: session.dateStorage)
-            return try session.execute(sql).lrRows.map { try decoder.decode(M.self, from: $0) }
+            return try session.execute(sql, keepingResult: true).decodeAll(M.self, decoder: decoder)
         }
     }
 
