@@ -194,10 +194,12 @@ public final class PostgresConnection {
         _ name: String, _ statement: PostgresStatement, _ parameters: PostgresParameters, sql: SQL,
         keepingResult: Bool
     ) throws -> PostgresResult {
+        // Read outside the closure, which then captures no copy of the parameters.
+        let count = Int32(parameters.types.count)
+        let format: Int32 = statement.binaryResults ? 1 : 0
+        let handle = handle
         let result = parameters.withCArrays { _, pointers, lengths, formats in
-            PQexecPrepared(
-                handle, name, Int32(parameters.types.count), pointers, lengths, formats,
-                statement.binaryResults ? 1 : 0)
+            PQexecPrepared(handle, name, count, pointers, lengths, formats, format)
         }
         let rows = try self.result(
             of: result, sql: sql, binary: statement.binaryResults, keepingResult: keepingResult)
