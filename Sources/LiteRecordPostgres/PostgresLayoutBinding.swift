@@ -70,6 +70,17 @@ final class PostgresLayoutBinding {
         return declined ? nil : models
     }
 
+    /// The result's first row built in place, with no array; `nil` when it is declined.
+    func decodeFirst<T>(_ type: T.Type, from result: OpaquePointer) -> T? {
+        withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer in
+            guard let slot = buffer.baseAddress, fill(result, row: 0, into: UnsafeMutableRawPointer(slot))
+            else {
+                return nil
+            }
+            return slot.move()
+        }
+    }
+
     /// Writes row `row` into uninitialized memory for one value of the type; `false`, with
     /// nothing left initialized there, when a value is declined.
     @inline(__always)

@@ -8,6 +8,22 @@ extension PostgresResult {
         if let raw { return try raw.decodeAll(T.self, decoder: decoder) }
         return try lrRows.map { try decoder.decode(T.self, from: $0) }
     }
+
+    /// The first row decoded as `T`, `nil` without rows: in place when the result has that one
+    /// row (a find's) and `T` decodes in place, as ``decodeAll(_:decoder:)`` does otherwise.
+    func decodeFirst<T: Decodable>(_ type: T.Type, decoder: RowDecoder) throws -> T? {
+        guard let raw else { return try lrRows.first.map { try decoder.decode(T.self, from: $0) } }
+        if raw.rowCount == 1, let binding = raw.layoutBinding(for: T.self, keyToColumn: decoder.keyToColumn),
+            let model = binding.decodeFirst(T.self, from: raw.handle)
+        {
+            return model
+        }
+        // As before: every row copied (and checked), the first one decoded.
+        let (names, rows) = try raw.copiedRows()
+        guard let first = rows.first else { return nil }
+        let columns = raw.statement?.columns(named: names) ?? RowColumns(names: names)
+        return try decoder.decode(T.self, from: Row.backendRows(columns: columns, values: [first])[0])
+    }
 }
 
 extension PostgresRawResult {

@@ -123,6 +123,9 @@ struct PostgresInPlaceDecodingTests {
             let reference = try copied.get()
             #expect(fast == reference)
             #expect(fast == [row])
+            // A find's one row, declined, reads the same through `init(from:)`.
+            let found = try pg.find(InPlaceLeaves.self, id: row.id)
+            #expect(found == row)
         }
     }
 
