@@ -93,10 +93,13 @@ public final class PostgresConnection {
     /// on (``PostgresStatementCache``); other statements through `PQexecParams`, or `PQexec`
     /// without arguments.
     ///
-    /// - Parameter sql: The SQL, with `?` parameters.
+    /// - Parameters:
+    ///   - sql: The SQL, with `?` parameters.
+    ///   - keepingResult: Whether the rows stay in the `PGresult`, to be decoded straight from
+    ///     it (``PostgresResult/raw``), rather than copied out.
     /// - Returns: The rows and the number of rows changed.
     /// - Throws: ``DatabaseError`` with the SQLSTATE mapped onto a ``ResultCode``.
-    func execute(_ sql: SQL) throws -> PostgresResult {
+    func execute(_ sql: SQL, keepingResult: Bool = false) throws -> PostgresResult {
         guard sql.arguments.named.isEmpty else {
             throw DatabaseError(
                 backendName: "PostgreSQL",
@@ -120,22 +123,39 @@ public final class PostgresConnection {
             // The server has dropped them: a prepared name used now would not exist.
             if numbered.dropsPreparedStatements { statements.forgetPreparedStatements() }
         }
-        if numbered.isPreparable, statement.preparedName != nil || statement.uses >= 2,
+        var result = try run(statement, values, sql: sql, keepingResult: keepingResult)
+        // One column index per statement, not one per result (a find runs for one row).
+        if let raw = result.raw {
+            raw.statement = statement
+        } else if !result.columnNames.isEmpty {
+            result.columns = statement.columns(named: result.columnNames)
+        }
+        return result
+    }
+
+    /// Runs a statement: prepared from its second use, else through `PQexecParams` (or
+    /// `PQexec`, without arguments).
+    private func run(_ statement: PostgresStatement, _ values: [DatabaseValue], sql: SQL, keepingResult: Bool)
+        throws -> PostgresResult
+    {
+        if statement.numbered.isPreparable, statement.preparedName != nil || statement.uses >= 2,
             PQtransactionStatus(handle) != PQTRANS_INERROR
         {
             let parameters = try PostgresParameters(values, sql: sql)
             if statement.preparedName == nil || statement.preparedTypes == parameters.types {
-                return try executePrepared(statement, parameters, sql: sql)
+                return try executePrepared(statement, parameters, sql: sql, keepingResult: keepingResult)
             }
         }
         if values.isEmpty {
-            return try result(of: PQexec(handle, numbered.text), sql: sql)
+            return try result(
+                of: PQexec(handle, statement.numbered.text), sql: sql, keepingResult: keepingResult)
         }
         let parameters = try PostgresParameters(values, sql: sql)
         let result = parameters.withCArrays { types, pointers, lengths, formats in
-            PQexecParams(handle, numbered.text, Int32(values.count), types, pointers, lengths, formats, 0)
+            PQexecParams(
+                handle, statement.numbered.text, Int32(values.count), types, pointers, lengths, formats, 0)
         }
-        return try self.result(of: result, sql: sql)
+        return try self.result(of: result, sql: sql, keepingResult: keepingResult)
     }
 
     /// Whether the last statement failed because the server refused to reuse a cached plan
@@ -147,13 +167,13 @@ public final class PostgresConnection {
     /// Runs a statement through its prepared form, preparing it first when needed. A plan the
     /// server refuses after a schema change is prepared again and run once more, outside a
     /// transaction; inside one, the failure aborted it (see ``lastFailureWasStalePlan``).
-    private func executePrepared(_ statement: PostgresStatement, _ parameters: PostgresParameters, sql: SQL)
-        throws -> PostgresResult
-    {
+    private func executePrepared(
+        _ statement: PostgresStatement, _ parameters: PostgresParameters, sql: SQL, keepingResult: Bool
+    ) throws -> PostgresResult {
         lastFailureWasStalePlan = false
         let name = try preparedName(of: statement, parameters, sql: sql)
         do {
-            return try runPrepared(name, statement, parameters, sql: sql)
+            return try runPrepared(name, statement, parameters, sql: sql, keepingResult: keepingResult)
         } catch let error as DatabaseError where error.sqlState == "0A000" || error.sqlState == "26000" {
             // 26000: the statement is gone (a `DEALLOCATE` this cache did not see).
             if error.sqlState == "26000" {
@@ -166,19 +186,27 @@ public final class PostgresConnection {
                 throw error
             }
             let name = try preparedName(of: statement, parameters, sql: sql)
-            return try runPrepared(name, statement, parameters, sql: sql)
+            return try runPrepared(name, statement, parameters, sql: sql, keepingResult: keepingResult)
         }
     }
 
     private func runPrepared(
-        _ name: String, _ statement: PostgresStatement, _ parameters: PostgresParameters, sql: SQL
+        _ name: String, _ statement: PostgresStatement, _ parameters: PostgresParameters, sql: SQL,
+        keepingResult: Bool
     ) throws -> PostgresResult {
+        // Read outside the closure, which then captures no copy of the parameters.
+        let count = Int32(parameters.types.count)
+        let format: Int32 = statement.binaryResults ? 1 : 0
+        let handle = handle
         let result = parameters.withCArrays { _, pointers, lengths, formats in
-            PQexecPrepared(
-                handle, name, Int32(parameters.types.count), pointers, lengths, formats,
-                statement.binaryResults ? 1 : 0)
+            PQexecPrepared(handle, name, count, pointers, lengths, formats, format)
         }
-        return try self.result(of: result, sql: sql, binary: statement.binaryResults)
+        let rows = try self.result(
+            of: result, sql: sql, binary: statement.binaryResults, keepingResult: keepingResult)
+        // The prepared statement's columns never change (the server refuses a plan whose
+        // result type would): what is learned about them is kept with it.
+        rows.raw?.prepared = (statement, name)
+        return rows
     }
 
     /// The statement's prepared name, preparing it on the server first if needed.
@@ -200,7 +228,9 @@ public final class PostgresConnection {
 
     /// The statement's rows, or its error; a connection lost on the way is
     /// ``PostgresConnectionLoss``, whatever the server or libpq said about it.
-    func result(of result: OpaquePointer?, sql: SQL, binary: Bool = false) throws -> PostgresResult {
+    func result(of result: OpaquePointer?, sql: SQL, binary: Bool = false, keepingResult: Bool = false)
+        throws -> PostgresResult
+    {
         guard PQstatus(handle) == CONNECTION_OK else {
             let reason = result.map { PostgresErrorMapping.error(from: $0, connection: handle, sql: sql) }
             if let result { PQclear(result) }
@@ -214,7 +244,8 @@ public final class PostgresConnection {
                     in: .whitespacesAndNewlines),
                 sql: sql.text, arguments: sql.arguments)
         }
-        return try PostgresResult(consuming: result, connection: handle, sql: sql, binary: binary)
+        return try PostgresResult(
+            consuming: result, connection: handle, sql: sql, binary: binary, keepingResult: keepingResult)
     }
 
     /// Whether every column a prepared statement returns has a type whose binary form reads as
@@ -289,27 +320,39 @@ final class PostgresCanceller: @unchecked Sendable {
 /// The parameters of one statement in the arrays `PQexecParams` takes: text for numbers and
 /// strings (their type inferred by the server from where they are used), binary `bytea` for
 /// bytes.
+///
+/// Every value's bytes go into one buffer as they are converted, so that a statement's
+/// parameters cost a few allocations whatever their number (a find runs one per call).
 struct PostgresParameters {
     /// Each parameter's type: 0 (inferred by the server) or 17 (`bytea`, sent as raw bytes).
     private(set) var types: [UInt32] = []
     private var lengths: [Int32] = []
     private var formats: [Int32] = []
-    /// Each parameter's bytes (NUL-terminated text, or raw bytes), `nil` for NULL.
-    private var storage: [[UInt8]?] = []
+    /// Every value's bytes, one after the other: NUL-terminated text, or raw bytes.
+    private var bytes: [UInt8] = []
+    /// Where each value starts in ``bytes``; -1 for NULL.
+    private var offsets: [Int] = []
 
     private static let byteaType: UInt32 = 17
 
     init(_ values: [DatabaseValue], sql: SQL) throws {
+        types.reserveCapacity(values.count)
+        lengths.reserveCapacity(values.count)
+        formats.reserveCapacity(values.count)
+        offsets.reserveCapacity(values.count)
         for (index, value) in values.enumerated() {
             switch value {
             case .null:
-                append(nil, type: 0, format: 0)
+                offsets.append(-1)
+                types.append(0)
+                formats.append(0)
+                lengths.append(0)
             case .integer(let integer):
-                append(Array(String(integer).utf8) + [0], type: 0, format: 0)
+                appendText(String(integer))
             case .real(let real):
                 // Refused as on SQLite (which would store NULL): the same values on every backend.
                 guard !real.isNaN else { throw ValueConversionError.nanParameter("\(index + 1)") }
-                append(Array(PostgresParameters.text(of: real).utf8) + [0], type: 0, format: 0)
+                appendText(PostgresParameters.text(of: real))
             case .text(let text):
                 // A C string ends at NUL: PostgreSQL text cannot hold one, so say so rather
                 // than store a cut value.
@@ -321,18 +364,27 @@ struct PostgresParameters {
                             + "(store the value as Data, which is bytea)",
                         sql: sql.text, arguments: sql.arguments)
                 }
-                append(Array(text.utf8) + [0], type: 0, format: 0)
+                appendText(text)
             case .blob(let data):
-                append(Array(data), type: PostgresParameters.byteaType, format: 1)
+                offsets.append(bytes.count)
+                bytes.append(contentsOf: data)
+                types.append(PostgresParameters.byteaType)
+                formats.append(1)
+                lengths.append(Int32(data.count))
             }
         }
+        // A base address for the pointers, even when every value is empty.
+        if bytes.isEmpty { bytes.append(0) }
     }
 
-    private mutating func append(_ bytes: [UInt8]?, type: UInt32, format: Int32) {
-        storage.append(bytes)
-        types.append(type)
-        formats.append(format)
-        lengths.append(Int32(bytes?.count ?? 0))
+    /// Appends a value as NUL-terminated text, inferred by the server.
+    private mutating func appendText(_ text: String) {
+        offsets.append(bytes.count)
+        bytes.append(contentsOf: text.utf8)
+        bytes.append(0)
+        types.append(0)
+        formats.append(0)
+        lengths.append(Int32(bytes.count - offsets[offsets.count - 1]))
     }
 
     /// PostgreSQL's spelling of a double: shortest round-trip digits, `Infinity`, `NaN`.
@@ -349,30 +401,18 @@ struct PostgresParameters {
             UnsafePointer<Int32>?
         ) -> R
     ) -> R {
-        // One contiguous buffer for every value, so that all pointers live at once.
-        var buffer: [UInt8] = []
-        var offsets: [Int?] = []
-        for bytes in storage {
-            if let bytes {
-                offsets.append(buffer.count)
-                buffer += bytes
-            } else {
-                offsets.append(nil)
-            }
-        }
-        if buffer.isEmpty { buffer.append(0) }
-        return buffer.withUnsafeBytes { raw in
-            let base = raw.bindMemory(to: CChar.self).baseAddress
-            let pointers: [UnsafePointer<CChar>?] = offsets.map { offset in
-                guard let offset, let base else { return nil }
-                return UnsafePointer(base + offset)
-            }
-            return types.withUnsafeBufferPointer { types in
-                pointers.withUnsafeBufferPointer { pointers in
+        bytes.withUnsafeBufferPointer { buffer in
+            let base = UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self)
+            return withUnsafeTemporaryAllocation(of: UnsafePointer<CChar>?.self, capacity: offsets.count) {
+                pointers in
+                for (index, offset) in offsets.enumerated() {
+                    pointers.initializeElement(at: index, to: offset < 0 ? nil : base + offset)
+                }
+                return types.withUnsafeBufferPointer { types in
                     lengths.withUnsafeBufferPointer { lengths in
                         formats.withUnsafeBufferPointer { formats in
                             body(
-                                types.baseAddress, pointers.baseAddress, lengths.baseAddress,
+                                types.baseAddress, UnsafePointer(pointers.baseAddress), lengths.baseAddress,
                                 formats.baseAddress)
                         }
                     }

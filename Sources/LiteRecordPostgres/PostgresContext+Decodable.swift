@@ -43,7 +43,7 @@ extension PostgresContext {
             }
             let sql = try DecodableTableSelection.selectSQL(for: T.self, fromTable: table, columns: columns)
             let decoder = try session.decoder(for: T.self)
-            return try session.execute(sql).lrRows.map { try decoder.decode(T.self, from: $0) }
+            return try session.execute(sql, keepingResult: true).decodeAll(T.self, decoder: decoder)
         }
     }
 }

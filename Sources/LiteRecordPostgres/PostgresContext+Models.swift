@@ -100,10 +100,13 @@ extension PostgresContext {
     public func find<M: Model>(_ type: M.Type, id: some DatabaseValueConvertible) throws -> M? {
         try withSession { session in
             guard let table = try session.readableTable(for: M.self) else { return nil }
-            var sql = SQL(verbatim: try session.database.findPrefix(of: M.self, table: table))
-            sql.append("\(id) LIMIT 1")
-            guard let row = try session.execute(sql).lrRows.first else { return nil }
-            return try table.decode(M.self, from: row, dateStorage: session.dateStorage)
+            // The key bound as `"\(id)"` binds it: NULL when it cannot be stored (no row).
+            let key = (try? id.databaseValue()) ?? .null
+            let sql = SQL(
+                verbatim: try session.database.findText(of: M.self, table: table),
+                arguments: StatementArguments(positional: [key]))
+            let decoder = table.rowDecoder(dateStorage: session.dateStorage)
+            return try session.execute(sql, keepingResult: true).decodeFirst(M.self, decoder: decoder)
         }
     }
 
@@ -158,7 +161,7 @@ extension PostgresContext {
                 sql.append(SQL(verbatim: " ORDER BY " + keys))
             }
             let decoder = table.rowDecoder(dateStorage: session.dateStorage)
-            return try session.execute(sql).lrRows.map { try decoder.decode(M.self, from: $0) }
+            return try session.execute(sql, keepingResult: true).decodeAll(M.self, decoder: decoder)
         }
     }
 
@@ -376,17 +379,18 @@ extension PostgresSession {
 }
 
 extension PostgresDatabase {
-    /// `SELECT ... FROM "table" WHERE "key" = ` for a model's `find`, built once per model type:
+    /// `SELECT ... FROM "table" WHERE "key" = ? LIMIT 1`, a model's `find`, built once per model type:
     /// quoting the names again at every call was a fifth of a `find`'s client-side instructions
     /// (callgrind), now that the statement itself runs prepared.
-    func findPrefix<M: Model>(of type: M.Type, table: BackendTable) throws -> String {
+    func findText<M: Model>(of type: M.Type, table: BackendTable) throws -> String {
         let model = ObjectIdentifier(M.self)
-        if let prefix = findPrefixes.withLock({ $0[model] }) { return prefix }
+        if let text = findTexts.withLock({ $0[model] }) { return text }
         let key = try table.singleKeyColumn(of: M.self)
         let prefix: SQL =
             "SELECT \(SQL(table.selection)) FROM \(identifier: table.name) WHERE \(identifier: key) = "
-        findPrefixes.withLock { $0[model] = prefix.text }
-        return prefix.text
+        let text = prefix.text + "? LIMIT 1"
+        findTexts.withLock { $0[model] = text }
+        return text
     }
 }
 

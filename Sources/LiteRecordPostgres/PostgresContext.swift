@@ -34,8 +34,9 @@ public final class PostgresSession {
 
     var dateStorage: DateStorage { database.configuration.dateStorage }
 
+    /// Runs one statement (see ``PostgresConnection/execute(_:keepingResult:)``).
     @discardableResult
-    func execute(_ sql: SQL) throws -> PostgresResult {
+    func execute(_ sql: SQL, keepingResult: Bool = false) throws -> PostgresResult {
         // `PQcancel` stops only a statement the server is running: a cancel that lands between
         // two statements of the work would be lost, and the next one would run to its end. So
         // each statement asks first (transaction control, below, does not: it must still run).
@@ -46,7 +47,7 @@ public final class PostgresSession {
                 sql: sql.text)
         }
         do {
-            return try connection.execute(sql)
+            return try connection.execute(sql, keepingResult: keepingResult)
         } catch {
             noteRetryableFailure(error)
             // A plan cached before a schema change, refused by the server, aborted the

@@ -19,8 +19,10 @@ public final class PostgresDatabase: PostgresContext, Sendable {
     let pool: PostgresPool
     /// The model types whose tables were created or checked (committed) on this database.
     let preparedTables = Locked<Set<ObjectIdentifier>>([])
-    /// The text `find` runs for each model type, up to its key's value (`findPrefix(of:table:)`).
-    let findPrefixes = Locked<[ObjectIdentifier: String]>([:])
+    /// Each model type's ``LiteRecord/BackendTable``, made once (``backendTable(for:)``).
+    let backendTables = Locked<[ObjectIdentifier: BackendTable]>([:])
+    /// The text `find` runs for each model type (`findText(of:table:)`).
+    let findTexts = Locked<[ObjectIdentifier: String]>([:])
     /// The text of each model type's `INSERT`, with the columns it names.
     let insertTexts = Locked<[PostgresInsertShape: (columns: [String], text: String)]>([:])
     /// Makes conflicting transactions converge when they run again.

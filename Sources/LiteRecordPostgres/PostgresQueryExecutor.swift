@@ -37,7 +37,7 @@ struct PostgresQueryExecutor: QueryBackend {
         let sql = try sql { try query.backendSelectSQL("*") }
         return try reading(query) { session, table in
             let decoder = table.rowDecoder(dateStorage: session.dateStorage)
-            return try session.execute(sql).lrRows.map { try decoder.decode(M.self, from: $0) }
+            return try session.execute(sql, keepingResult: true).decodeAll(M.self, decoder: decoder)
         } ?? []
     }
 

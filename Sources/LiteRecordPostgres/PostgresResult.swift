@@ -17,47 +17,57 @@ struct PostgresResult {
     /// changed (a SELECT's are rows returned).
     let isDataChange: Bool
 
-    /// - Parameter binary: Whether the values are in binary format (the statement was run
-    ///   with resultFormat 1, which ``PostgresStatement/binaryResults`` allows only when every
-    ///   column's type is one ``ValueKind/binary(oid:)`` knows).
-    init(consuming result: OpaquePointer, connection: OpaquePointer, sql: SQL, binary: Bool = false) throws {
-        defer { PQclear(result) }
+    /// The result itself, kept when the statement was run for decoding straight from it
+    /// (``PostgresRawResult``); ``columnNames`` and ``rows`` are then empty.
+    let raw: PostgresRawResult?
+
+    /// - Parameters:
+    ///   - binary: Whether the values are in binary format (the statement was run with
+    ///     resultFormat 1, which ``PostgresStatement/binaryResults`` allows only when every
+    ///     column's type is one ``ValueKind/binary(oid:)`` knows).
+    ///   - keepingResult: Whether to keep the `PGresult` for decoding straight from it
+    ///     (``raw``) instead of copying its rows into ``rows``.
+    init(
+        consuming result: OpaquePointer, connection: OpaquePointer, sql: SQL, binary: Bool = false,
+        keepingResult: Bool = false
+    ) throws {
+        // Owned from here on: cleared when the last reference to it goes.
+        let owner = PostgresRawResult(result, sql: sql, binary: binary)
         let status = PQresultStatus(result)
         guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_EMPTY_QUERY else {
             throw PostgresErrorMapping.error(from: result, connection: connection, sql: sql)
         }
-        changes = Int(String(cString: PQcmdTuples(result))) ?? 0
-        let tag = String(cString: PQcmdStatus(result))
-        isDataChange = ["INSERT ", "UPDATE ", "DELETE ", "MERGE "].contains { tag.hasPrefix($0) }
-        let fieldCount = Int(PQnfields(result))
-        let rowCount = Int(PQntuples(result))
-        columnNames = (0..<fieldCount).map { String(cString: PQfname(result, Int32($0))) }
-        let kinds = (0..<fieldCount).map { field -> ValueKind in
-            let oid = PQftype(result, Int32(field))
-            return binary ? ValueKind.binary(oid: oid) ?? ValueKind(oid: oid) : ValueKind(oid: oid)
+        // A fetch decoding the kept result reads rows, not changes: the tag's count is not
+        // parsed for it (a find would pay that at every call).
+        changes =
+            keepingResult && status == PGRES_TUPLES_OK
+            ? Int(PQntuples(result)) : Int(String(cString: PQcmdTuples(result))) ?? 0
+        isDataChange = Self.isDataChange(tag: PQcmdStatus(result))
+        if keepingResult && status == PGRES_TUPLES_OK {
+            raw = owner
+            columnNames = []
+            rows = []
+        } else {
+            raw = nil
+            (columnNames, rows) = try owner.copiedRows()
         }
-        var rows: [[DatabaseValue]] = []
-        rows.reserveCapacity(rowCount)
-        for row in 0..<Int32(rowCount) {
-            var values: [DatabaseValue] = []
-            values.reserveCapacity(fieldCount)
-            for field in 0..<Int32(fieldCount) {
-                if PQgetisnull(result, row, field) != 0 {
-                    values.append(.null)
-                    continue
-                }
-                let length = Int(PQgetlength(result, row, field))
-                let bytes = UnsafeRawBufferPointer(start: PQgetvalue(result, row, field), count: length)
-                values.append(
-                    try kinds[Int(field)].value(of: bytes, column: columnNames[Int(field)], sql: sql))
-            }
-            rows.append(values)
-        }
-        self.rows = rows
     }
 
+    /// Whether a command tag is an INSERT's, UPDATE's, DELETE's or MERGE's, compared in place.
+    private static func isDataChange(tag: UnsafePointer<CChar>?) -> Bool {
+        guard let tag else { return false }
+        return strncmp(tag, "INSERT ", 7) == 0 || strncmp(tag, "UPDATE ", 7) == 0
+            || strncmp(tag, "DELETE ", 7) == 0 || strncmp(tag, "MERGE ", 6) == 0
+    }
+
+    /// The column list of ``lrRows``, kept by the statement from one result to the next;
+    /// `nil` builds one for this result.
+    var columns: RowColumns?
+
     /// The rows as LiteRecord ``Row``s sharing one column list.
-    var lrRows: [Row] { Row.backendRows(columnNames: columnNames, values: rows) }
+    var lrRows: [Row] {
+        Row.backendRows(columns: columns ?? RowColumns(names: columnNames), values: rows)
+    }
 
     /// How a column's text (or binary value) is read, by its type's OID (see `pg_type`).
     enum ValueKind {
@@ -95,18 +105,37 @@ struct PostgresResult {
         }
 
         func value(of bytes: UnsafeRawBufferPointer, column: String, sql: SQL) throws -> DatabaseValue {
+            if let value = read(bytes) { return value }
+            let text: String
+            switch self {
+            case .binaryInt2: text = "int2"
+            case .binaryInt4: text = "int4"
+            case .binaryInt8: text = "int8"
+            case .binaryFloat8: text = "float8"
+            case .binaryJSONB: text = "jsonb"
+            case .bytes: text = "bytea"
+            default: text = String(decoding: bytes, as: UTF8.self)
+            }
+            throw unreadable(text, column: column, sql: sql)
+        }
+
+        /// The value of a column's bytes; `nil` when they are not a value of the type (what
+        /// ``value(of:column:sql:)`` reports). The one reading both the copied rows and the
+        /// in-place decoding (``PostgresLayoutBinding``) use.
+        @inline(__always)
+        func read(_ bytes: UnsafeRawBufferPointer) -> DatabaseValue? {
             switch self {
             case .binaryInt2:
-                guard bytes.count == 2 else { throw unreadable("int2", column: column, sql: sql) }
+                guard bytes.count == 2 else { return nil }
                 return .integer(Int64(Int16(bigEndian: bytes.loadUnaligned(as: Int16.self))))
             case .binaryInt4:
-                guard bytes.count == 4 else { throw unreadable("int4", column: column, sql: sql) }
+                guard bytes.count == 4 else { return nil }
                 return .integer(Int64(Int32(bigEndian: bytes.loadUnaligned(as: Int32.self))))
             case .binaryInt8:
-                guard bytes.count == 8 else { throw unreadable("int8", column: column, sql: sql) }
+                guard bytes.count == 8 else { return nil }
                 return .integer(Int64(bigEndian: bytes.loadUnaligned(as: Int64.self)))
             case .binaryFloat8:
-                guard bytes.count == 8 else { throw unreadable("float8", column: column, sql: sql) }
+                guard bytes.count == 8 else { return nil }
                 return .real(Double(bitPattern: UInt64(bigEndian: bytes.loadUnaligned(as: UInt64.self))))
             case .binaryBoolean:
                 return .integer(bytes.first == 0 ? 0 : 1)
@@ -115,37 +144,29 @@ struct PostgresResult {
             case .binaryText:
                 return .text(String(decoding: bytes, as: UTF8.self))
             case .binaryJSONB:
-                guard bytes.first == 1 else { throw unreadable("jsonb", column: column, sql: sql) }
+                guard bytes.first == 1 else { return nil }
                 return .text(
                     String(decoding: UnsafeRawBufferPointer(rebasing: bytes.dropFirst()), as: UTF8.self))
-            default:
+            case .bytes:
+                return PostgresResult.bytea(hex: bytes).map { .blob($0) }
+            case .integer, .real, .boolean, .text:
                 break
             }
             let text = String(decoding: bytes, as: UTF8.self)
             switch self {
             case .integer:
-                guard let value = Int64(text) else { throw unreadable(text, column: column, sql: sql) }
-                return .integer(value)
+                return Int64(text).map { .integer($0) }
             case .real:
                 switch text {
                 case "NaN": return .real(.nan)
                 case "Infinity": return .real(.infinity)
                 case "-Infinity": return .real(-.infinity)
-                default:
-                    guard let value = Double(text) else { throw unreadable(text, column: column, sql: sql) }
-                    return .real(value)
+                default: return Double(text).map { .real($0) }
                 }
             case .boolean:
                 return .integer(text == "t" ? 1 : 0)
-            case .bytes:
-                guard let data = PostgresResult.bytea(hex: bytes) else {
-                    throw unreadable("bytea", column: column, sql: sql)
-                }
-                return .blob(data)
-            case .text:
-                return .text(text)
             default:
-                return .text(text)  // binary kinds were read above
+                return .text(text)
             }
         }
 

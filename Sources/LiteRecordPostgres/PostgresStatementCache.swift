@@ -15,9 +15,23 @@ final class PostgresStatement {
     /// Whether its rows are fetched in binary format: every result column has a type whose
     /// binary form ``PostgresResult`` decodes.
     var binaryResults = false
+    /// The column list of its last result, shared by the next results with the same names: a
+    /// find, one row per result, would otherwise build a name index for every call.
+    private var lastColumns: RowColumns?
+    /// The in-place decoding of its prepared form's rows, for the last type decoded from them.
+    var layoutBinding: PostgresLayoutBinding?
 
     init(numbered: PostgresPlaceholders) {
         self.numbered = numbered
+    }
+
+    /// The column list for a result with these column names: the last one when the names are
+    /// the same.
+    func columns(named names: [String]) -> RowColumns {
+        if let last = lastColumns, last.names == names { return last }
+        let columns = RowColumns(names: names)
+        lastColumns = columns
+        return columns
     }
 }
 

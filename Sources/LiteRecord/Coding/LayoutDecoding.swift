@@ -10,13 +10,13 @@ import CSQLite
 /// `init(from:)` puts each column, unchanged, into one stored property. Any row the in-place
 /// read declines (NULL into a non-optional, another storage class, out of range, bad text) is
 /// decoded again by `init(from:)`, so values and errors stay those of `init(from:)`.
-enum LayoutDecoding {
+package enum LayoutDecoding {
     /// The verdict per type: its layout, or `nil` when it keeps `init(from:)`.
     private static let verdicts = Locked<[ObjectIdentifier: TypeLayout?]>([:])
 
     /// The verified layout of a type, proven on first use; `nil` when the type keeps its
     /// `init(from:)`.
-    static func layout<T: Decodable>(for type: T.Type) -> TypeLayout? {
+    package static func layout<T: Decodable>(for type: T.Type) -> TypeLayout? {
         let identifier = ObjectIdentifier(T.self)
         if let known = verdicts.withLock({ $0[identifier] }) { return known }
         // Proven outside the lock: the proof runs the type's own code. A model whose schema
@@ -50,16 +50,16 @@ extension RowDecoder {
 
 /// The stored properties of a struct that decodes in place, each with the coding key whose
 /// column it holds.
-final class TypeLayout: Sendable {
-    struct Field: Sendable {
-        let key: String
-        let offset: Int
-        let leaf: LayoutLeaf
-        let isOptional: Bool
+package final class TypeLayout: Sendable {
+    package struct Field: Sendable {
+        package let key: String
+        package let offset: Int
+        package let leaf: LayoutLeaf
+        package let isOptional: Bool
     }
 
     /// In declaration (memory) order.
-    let fields: [Field]
+    package let fields: [Field]
 
     init(fields: [Field]) {
         self.fields = fields

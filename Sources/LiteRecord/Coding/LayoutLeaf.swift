@@ -9,7 +9,7 @@ import Foundation
 /// a non-optional, another storage class, a value out of range, text that is not UTF-8 or not a
 /// date. A declined row is decoded again by the type's `init(from:)`, which gives the value or
 /// the error it always gave.
-enum LayoutLeaf: UInt8 {
+package enum LayoutLeaf: UInt8 {
     case int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64
     case double, float, bool, string, data, date, strings
 
@@ -39,7 +39,7 @@ enum LayoutLeaf: UInt8 {
     }
 
     /// Whether the value owns memory, so that a half-built row must destroy it.
-    var needsCleanup: Bool {
+    package var needsCleanup: Bool {
         switch self {
         case .string, .data, .strings: true
         default: false
@@ -173,7 +173,7 @@ enum LayoutLeaf: UInt8 {
     // MARK: - Cleanup and comparison
 
     /// Destroys a value this leaf wrote at `target`.
-    func destroy(isOptional: Bool, at target: UnsafeMutableRawPointer) {
+    package func destroy(isOptional: Bool, at target: UnsafeMutableRawPointer) {
         switch self {
         case .string: Self.destroy(String.self, isOptional, target)
         case .data: Self.destroy(Data.self, isOptional, target)

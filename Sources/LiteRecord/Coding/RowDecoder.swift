@@ -17,7 +17,7 @@ public struct RowDecoder: Sendable {
     /// Per-column exceptions to ``dateStorage``, keyed by column name.
     public var columnDateStorage: [String: DateStorage]
     /// Coding key → column name, for models whose columns are not named like their keys.
-    var keyToColumn: [String: String]?
+    package var keyToColumn: [String: String]?
 
     /// Creates a decoder.
     ///

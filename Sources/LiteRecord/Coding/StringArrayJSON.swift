@@ -5,13 +5,13 @@
 /// is read here directly. Anything else (an escape, a control character, invalid UTF-8, another
 /// shape, trailing text) returns `nil` and goes through `JSONDecoder`, which decides and reports
 /// errors, so every accepted text reads exactly as the decoder would read it.
-enum StringArrayJSON {
+package enum StringArrayJSON {
     /// Whether `[String]` is stored as JSON, as it is unless an app gives it its own storage
     /// with a `DatabaseValueConvertible` conformance; the shortcuts stand aside then.
-    static let isJSONStorage = !([String].self is any DatabaseValueConvertible.Type)
+    package static let isJSONStorage = !([String].self is any DatabaseValueConvertible.Type)
 
     /// The strings of a JSON array of plain strings, or `nil` when the text is anything else.
-    static func parse(_ text: UnsafeBufferPointer<UInt8>) -> [String]? {
+    package static func parse(_ text: UnsafeBufferPointer<UInt8>) -> [String]? {
         var reader = Reader(text: text)
         reader.skipWhitespace()
         guard reader.take(UInt8(ascii: "[")) else { return nil }

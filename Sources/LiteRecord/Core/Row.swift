@@ -95,12 +95,12 @@ public struct RowAccessError: Error, Sendable, CustomStringConvertible {
 
 /// Column names of a result set with a lookup table, built once per statement and shared by
 /// every row it produces.
-final class RowColumns: Sendable, Hashable {
-    let names: [String]
+package final class RowColumns: Sendable, Hashable {
+    package let names: [String]
     private let exact: [String: Int]
     private let folded: [String: Int]
 
-    init(names: [String]) {
+    package init(names: [String]) {
         self.names = names
         var exact: [String: Int] = [:]
         var folded: [String: Int] = [:]
@@ -113,7 +113,7 @@ final class RowColumns: Sendable, Hashable {
         self.folded = folded
     }
 
-    func index(of name: String) -> Int? {
+    package func index(of name: String) -> Int? {
         exact[name] ?? folded[RowColumns.fold(name)]
     }
 
@@ -122,6 +122,6 @@ final class RowColumns: Sendable, Hashable {
         String(decoding: name.utf8.map { (65...90).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
     }
 
-    static func == (lhs: RowColumns, rhs: RowColumns) -> Bool { lhs.names == rhs.names }
-    func hash(into hasher: inout Hasher) { hasher.combine(names) }
+    package static func == (lhs: RowColumns, rhs: RowColumns) -> Bool { lhs.names == rhs.names }
+    package func hash(into hasher: inout Hasher) { hasher.combine(names) }
 }

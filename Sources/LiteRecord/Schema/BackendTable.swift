@@ -164,7 +164,17 @@ extension Row {
     ///   - values: Each row's values, in column order.
     /// - Returns: The rows.
     package static func backendRows(columnNames: [String], values: [[DatabaseValue]]) -> [Row] {
-        let columns = RowColumns(names: columnNames)
-        return values.map { Row(columns: columns, values: $0) }
+        backendRows(columns: RowColumns(names: columnNames), values: values)
+    }
+
+    /// Rows that share a column list a backend keeps from one result to the next (a prepared
+    /// statement's), so that its name lookup is not built again for each result.
+    ///
+    /// - Parameters:
+    ///   - columns: The column list.
+    ///   - values: Each row's values, in column order.
+    /// - Returns: The rows.
+    package static func backendRows(columns: RowColumns, values: [[DatabaseValue]]) -> [Row] {
+        values.map { Row(columns: columns, values: $0) }
     }
 }

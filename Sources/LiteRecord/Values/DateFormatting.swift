@@ -8,7 +8,7 @@ import Foundation
 /// The fraction digits are the shortest that make ``DateText/parse(_:)`` return exactly the
 /// date's `timeIntervalSinceReferenceDate`, so every date of years 0000...9999 round-trips with
 /// `==`. The reading side is in DateParser.swift.
-enum DateText {
+package enum DateText {
     /// Seconds from 1970-01-01 (Unix epoch) to 2001-01-01 (Foundation's reference date), UTC.
     static let unixEpochToReference: Int64 = 978_307_200
     /// 0000-01-01 00:00:00 UTC, in seconds since the reference date.

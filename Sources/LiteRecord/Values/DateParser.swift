@@ -2,7 +2,7 @@ import Foundation
 
 extension DateText {
     /// What date text turned out to be.
-    enum Parsed: Equatable {
+    package enum Parsed: Equatable {
         /// A calendar date and time: seconds since the reference date.
         case interval(Double)
         /// Text that is only a decimal number; its meaning depends on the ``DateStorage``.
@@ -10,8 +10,8 @@ extension DateText {
     }
 
     /// Why text is not a date; becomes the reason of a ``ValueConversionError``.
-    struct ParseFailure: Error {
-        let reason: String
+    package struct ParseFailure: Error {
+        package let reason: String
         init(_ reason: String) { self.reason = reason }
     }
 
@@ -30,7 +30,7 @@ extension DateText {
     ///
     /// - Parameter text: The UTF-8 bytes of the text.
     /// - Throws: ``ParseFailure`` saying what is wrong.
-    static func parse(_ text: UnsafeBufferPointer<UInt8>) throws(ParseFailure) -> Parsed {
+    package static func parse(_ text: UnsafeBufferPointer<UInt8>) throws(ParseFailure) -> Parsed {
         guard !text.isEmpty else { throw ParseFailure("empty text is not a date") }
         if isDecimalNumber(text) { return .number }
         var reader = ByteReader(text: text)
