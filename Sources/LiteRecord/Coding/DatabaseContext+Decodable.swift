@@ -83,11 +83,14 @@ extension DatabaseContext {
     ) throws {
         try withReader { connection in
             try connection.withStatement(sql) { statement in
-                let session = RowDecodingSession(
-                    source: statement, decoder: connection.rowDecoder, type: T.self)
-                if let collectingAll, let rows = try session.collectInPlace(T.self) {
+                let decoder = connection.rowDecoder
+                if let collectingAll,
+                    let rows = try RowDecodingSession.collectInPlace(
+                        T.self, from: statement, decoder: decoder)
+                {
                     return collectingAll(rows)
                 }
+                let session = RowDecodingSession(source: statement, decoder: decoder, type: T.self)
                 while try statement.step() {
                     try body(session.decodeRow(T.self))
                 }

@@ -67,7 +67,7 @@ final class RowDecodingContext {
     let keyToColumn: [String: String]?
     /// What this type's decoding learned from earlier rows, and earlier executions of the
     /// statement.
-    private let plan: DecodingPlan
+    let plan: DecodingPlan
 
     init(source: Statement, decoder: RowDecoder, type: Any.Type) {
         let columns = source.columns

@@ -3,9 +3,9 @@ extension RowDecodingSession {
     /// ``OverflowRows`` blocks.
     static var overflowThresholdBytes: Int { 1 << 20 }
 
-    /// Steps through every remaining row and builds them, in place, straight into the memory of
-    /// the array returned; `nil`, with no row stepped, when rows of `type` are not decoded in
-    /// place.
+    /// Steps through every remaining row of `statement` and builds them, in place, straight
+    /// into the memory of the array returned; `nil`, with no row stepped, when rows of `type`
+    /// are not decoded in place.
     ///
     /// A fetch of all rows otherwise pays, per row, a generic `decodeRow` call, a move out of
     /// the row's scratch memory and a closure call to the caller's `append`: for a row of a few
@@ -17,38 +17,75 @@ extension RowDecodingSession {
     /// large fetch is its rows plus one block. A row the in-place read declines is decoded by
     /// the type's `init(from:)` into the same place, so values and errors do not change.
     ///
+    /// No session is made while the statement's decoding plan already fits and every row is
+    /// built in place: a fetch of one row by key (raw SQL in a loop) would spend a tenth of
+    /// its time making and destroying a session and its context that it never uses.
+    ///
+    /// - Parameters:
+    ///   - type: The type of each row.
+    ///   - statement: The statement, bound and not stepped yet.
+    ///   - decoder: The column names and date storage rows are decoded with.
     /// - Returns: The rows, in the order SQLite returned them.
     /// - Throws: ``DatabaseError`` from a step, or what `init(from:)` throws for a declined
     ///   row; the rows built so far are destroyed.
-    func collectInPlace<T: Decodable>(_ type: T.Type) throws -> [T]? {
-        guard let (statement, layout) = context.inPlaceDecoding(T.self) else { return nil }
-        var rows: [T] = []
-        // Whether the statement stands on a row not stored yet: one stepped onto when the
-        // array was full, so that a fetch that exactly fills it does not grow it for nothing.
-        var pendingRow = false
+    static func collectInPlace<T: Decodable>(_ type: T.Type, from statement: Statement, decoder: RowDecoder)
+        throws -> [T]?
+    {
+        var session: RowDecodingSession?
+        let plan: DecodingPlan
+        if let known = statement.decodingPlan,
+            known.fits(T.self, columns: statement.columns, keyToColumn: decoder.keyToColumn)
+        {
+            plan = known
+        } else {
+            // The context makes the plan and keeps it on the statement for the next fetch.
+            let made = RowDecodingSession(source: statement, decoder: decoder, type: T.self)
+            session = made
+            plan = made.context.plan
+        }
+        guard !plan.readsFirstColumn, let layout = plan.layout(for: T.self) else { return nil }
+        var fetch = InPlaceRows(statement: statement, decoder: decoder, layout: layout, session: session)
+        return try fetch.collect(T.self, expecting: plan)
+    }
+}
+
+/// The state of one fetch collecting in place: the session is only made for a row the
+/// in-place read declines.
+private struct InPlaceRows {
+    let statement: Statement
+    let decoder: RowDecoder
+    let layout: LayoutBinding
+    var session: RowDecodingSession?
+
+    /// The rows, sized from and counted into the plan's `lastRowCount`.
+    mutating func collect<T: Decodable>(_ type: T.Type, expecting plan: DecodingPlan) throws -> [T] {
         var done = false
-        var room = max(context.expectedRowCount, 16)
+        // The first block is allocated by the initializer rather than by `append(addingCapacity:)`:
+        // that call, on an array whose element type is only known at run time, looks up the
+        // array's type metadata every time, a twentieth of a fetch of one row.
+        var rows = try [T](unsafeUninitializedCapacity: max(plan.lastRowCount, 16)) { slots, built in
+            guard let base = slots.baseAddress else { return }
+            done = try buildRows(T.self, into: base, capacity: slots.count, built: &built, onRow: false)
+        }
         while !done {
+            // The array is full. Stepping first means a fetch that exactly fills it does not grow
+            // it for nothing.
+            guard try statement.step() else { break }
+            if rows.count * MemoryLayout<T>.stride >= RowDecodingSession.overflowThresholdBytes {
+                try collectOverflow(T.self, appendingTo: &rows)
+                break
+            }
+            // Spare capacity the allocator rounded up to is filled first; a full array doubles.
+            let room = rows.capacity > rows.count ? rows.capacity - rows.count : rows.count
             try rows.append(addingCapacity: room) { span in
                 try span.withUnsafeMutableBufferPointer { slots, built in
                     guard let base = slots.baseAddress else { return }
                     done = try buildRows(
-                        T.self, into: base, capacity: slots.count, built: &built, statement: statement,
-                        layout: layout, onRow: pendingRow)
+                        T.self, into: base, capacity: slots.count, built: &built, onRow: true)
                 }
             }
-            guard !done else { break }
-            pendingRow = try statement.step()
-            done = !pendingRow
-            guard !done else { break }
-            if rows.count * MemoryLayout<T>.stride >= Self.overflowThresholdBytes {
-                try collectOverflow(T.self, appendingTo: &rows, statement: statement, layout: layout)
-                break
-            }
-            // Spare capacity the allocator rounded up to is filled first; a full array doubles.
-            room = rows.capacity > rows.count ? rows.capacity - rows.count : rows.count
         }
-        context.expectedRowCount = rows.count
+        plan.lastRowCount = rows.count
         // Capacity beyond twice the count only comes from a previous fetch of many more rows:
         // copied to its size, a small result does not keep that memory for as long as it lives.
         guard rows.capacity - rows.count > max(rows.count, 256) else { return rows }
@@ -61,17 +98,14 @@ extension RowDecodingSession {
 
     /// Builds the statement's remaining rows, from the one it stands on, into overflow blocks,
     /// then moves them to the end of `rows`.
-    private func collectOverflow<T: Decodable>(
-        _ type: T.Type, appendingTo rows: inout [T], statement: Statement, layout: LayoutBinding
-    ) throws {
+    private mutating func collectOverflow<T: Decodable>(_ type: T.Type, appendingTo rows: inout [T]) throws {
         let overflow = OverflowRows<T>()
         var onRow = true
         var done = false
         while !done {
             try overflow.appendBlock { slots, built in
                 done = try buildRows(
-                    T.self, into: slots, capacity: overflow.blockCapacity, built: &built,
-                    statement: statement, layout: layout, onRow: onRow)
+                    T.self, into: slots, capacity: overflow.blockCapacity, built: &built, onRow: onRow)
             }
             onRow = false
         }
@@ -84,9 +118,8 @@ extension RowDecodingSession {
     /// - Parameter onRow: Whether the statement already stands on a row not built yet;
     ///   otherwise it steps first.
     @inline(__always)
-    private func buildRows<T: Decodable>(
-        _ type: T.Type, into slots: UnsafeMutablePointer<T>, capacity: Int, built: inout Int,
-        statement: Statement, layout: LayoutBinding, onRow: Bool
+    private mutating func buildRows<T: Decodable>(
+        _ type: T.Type, into slots: UnsafeMutablePointer<T>, capacity: Int, built: inout Int, onRow: Bool
     ) throws -> Bool {
         let handle = statement.handle
         // `built` is counted in a local: every access to an inout or captured variable goes
@@ -97,13 +130,22 @@ extension RowDecodingSession {
         while onRow {
             let slot = UnsafeMutableRawPointer(slots + count)
             if !layout.fill(from: handle, into: slot) {
+                let session = declinedRowSession(T.self)
                 slot.initializeMemory(
-                    as: T.self, to: try context.decodeThroughInitializer(T.self, session: self))
+                    as: T.self, to: try session.context.decodeThroughInitializer(T.self, session: session))
             }
             count += 1
             guard count < capacity else { return false }
             onRow = try statement.step()
         }
         return true
+    }
+
+    /// The session decoding declined rows through `init(from:)`, made on the first one.
+    private mutating func declinedRowSession<T>(_ type: T.Type) -> RowDecodingSession {
+        if let session { return session }
+        let made = RowDecodingSession(source: statement, decoder: decoder, type: T.self)
+        session = made
+        return made
     }
 }

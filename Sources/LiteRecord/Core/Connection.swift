@@ -46,6 +46,8 @@ public final class Connection: DatabaseContext {
     /// Model types whose table this connection has already created or checked, with their
     /// schema: found here, a model operation skips the process-wide cache and its lock.
     var preparedModels: [ObjectIdentifier: TableSchema] = [:]
+    /// The schema a read of models by raw SQL last used (``schema(for:)``).
+    var lastReadSchema: (type: ObjectIdentifier, schema: TableSchema)?
 
     /// What a connection is for.
     enum Role {
@@ -170,26 +172,48 @@ public final class Connection: DatabaseContext {
     /// Lends out the cached statement for `sql`, or a fresh one when the cached one is in use
     /// (a nested query of the same SQL); the statement is reset after `body`.
     func withCachedStatement<T>(_ sql: String, _ body: (Statement) throws -> T) throws -> T {
+        let statement = try checkOutStatement(forText: sql)
+        defer { giveBack(statement) }
+        return try body(statement)
+    }
+
+    /// The statement for `sql` (see ``withCachedStatement(_:_:)``), marked in use until
+    /// ``giveBack(_:)``.
+    private func checkOutStatement(forText sql: String) throws -> Statement {
+        let statement: Statement
         if authorizer?.isRecordingReads == true {
             // The authorizer only sees statements as they are compiled: record with a fresh one.
-            return try lend(try prepareSingle(sql, persistent: false), body)
-        }
-        let statement: Statement
-        if let cached = statementCache.statement(for: sql) {
+            statement = try prepareSingle(sql, persistent: false)
+        } else if let cached = statementCache.statement(for: sql) {
             statement = cached.isInUse ? try prepareSingle(sql, persistent: false) : cached
         } else {
             statement = try prepareSingle(sql, persistent: true)
             statementCache.insert(statement, for: sql)
         }
-        return try lend(statement, body)
+        statement.isInUse = true
+        return statement
     }
 
-    /// ``withCachedStatement(_:_:)`` for the text of `sql`, found by its literals when it has them.
-    private func withCachedStatement<T>(_ sql: SQL, _ body: (Statement) throws -> T) throws -> T {
+    /// ``checkOutStatement(forText:)`` for the text of `sql`, found by its literals when it has
+    /// them.
+    ///
+    /// A checkout rather than a closure: a closure over `sql` made the optimizer copy the value
+    /// into it and destroy it again, retaining and releasing each of its parts, about a
+    /// fifteenth of a fetch of one row by raw SQL.
+    private func checkOutStatement(for sql: borrowing SQL) throws -> Statement {
         guard authorizer?.isRecordingReads != true, let cached = statementCache.statement(for: sql) else {
-            return try withCachedStatement(sql.text, body)
+            return try checkOutStatement(forText: sql.text)
         }
-        return try lend(cached.isInUse ? try prepareSingle(sql.text, persistent: false) : cached, body)
+        let statement = cached.isInUse ? try prepareSingle(sql.text, persistent: false) : cached
+        statement.isInUse = true
+        return statement
+    }
+
+    /// Resets a checked-out statement for its next user.
+    private func giveBack(_ statement: Statement) {
+        statement.reset()
+        statement.forgetArguments()
+        statement.isInUse = false
     }
 
     /// Binds `sql`'s values to `statement` and runs `body`; an error of the statement gets the
@@ -375,10 +399,10 @@ public final class Connection: DatabaseContext {
     /// Prepares a single statement from the cache, binds it and hands it to `body` to step.
     func withStatement<T>(_ sql: SQL, _ body: (Statement) throws -> T) throws -> T {
         if let error = sql.conversionError { throw error }
-        return try withCachedStatement(sql) { statement in
-            if isServingRoutedRead, statement.needsWriter { throw RoutedReadNeedsWriter() }
-            return try withBound(sql, to: statement, body)
-        }
+        let statement = try checkOutStatement(for: sql)
+        defer { giveBack(statement) }
+        if isServingRoutedRead, statement.needsWriter { throw RoutedReadNeedsWriter() }
+        return try withBound(sql, to: statement, body)
     }
 
     // MARK: - Authorizer

@@ -12,6 +12,19 @@ extension Connection {
         return schema
     }
 
+    /// The schema of a model type, without creating or checking its table (raw SQL reads any
+    /// table or view).
+    ///
+    /// The type last asked for is kept: a fetch by raw SQL in a loop would otherwise take the
+    /// process-wide cache's lock and hash the type on every call.
+    func schema<M: Model>(for type: M.Type) throws -> TableSchema {
+        let id = ObjectIdentifier(M.self)
+        if let last = lastReadSchema, last.type == id { return last.schema }
+        let schema = try TableSchemaCache.schema(for: M.self)
+        lastReadSchema = (id, schema)
+        return schema
+    }
+
     /// Encodes a model with its table's column names and date storage.
     func encodeRow<M: Model>(_ model: M, table: TableSchema) throws -> EncodedRow {
         try table.rowEncoder(dateStorage: configuration.dateStorage).encode(model)
@@ -177,11 +190,14 @@ extension Connection {
         throws
     {
         try withStatement(sql) { statement in
-            let session = RowDecodingSession(
-                source: statement, decoder: table.rowDecoder(dateStorage: configuration.dateStorage),
-                type: M.self)
+            let decoder = table.rowDecoder(dateStorage: configuration.dateStorage)
             // A caller keeping every row gets them built in place, when the model allows it.
-            if let collectingAll, let rows = try session.collectInPlace(M.self) { return collectingAll(rows) }
+            if let collectingAll,
+                let rows = try RowDecodingSession.collectInPlace(M.self, from: statement, decoder: decoder)
+            {
+                return collectingAll(rows)
+            }
+            let session = RowDecodingSession(source: statement, decoder: decoder, type: M.self)
             while try statement.step() {
                 try body(session.decodeRow(M.self))
             }

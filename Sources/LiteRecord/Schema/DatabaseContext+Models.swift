@@ -293,7 +293,7 @@ extension DatabaseContext {
     /// - Throws: As ``fetchAll(_:sql:)-(M.Type,_)``.
     public func fetchOne<M: Model>(_ type: M.Type, sql: SQL) throws -> M? {
         try withReader { connection in
-            try connection.fetchFirstModel(M.self, table: TableSchemaCache.schema(for: M.self), sql: sql)
+            try connection.fetchFirstModel(M.self, table: connection.schema(for: M.self), sql: sql)
         }
     }
 
@@ -316,8 +316,7 @@ extension DatabaseContext {
     ) throws {
         try withReader { connection in
             try connection.forEachModel(
-                M.self, table: TableSchemaCache.schema(for: M.self), sql: sql, collectingAll: collectingAll,
-                body)
+                M.self, table: connection.schema(for: M.self), sql: sql, collectingAll: collectingAll, body)
         }
     }
 

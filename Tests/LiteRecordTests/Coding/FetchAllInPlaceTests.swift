@@ -82,6 +82,39 @@ private func fillNumbers(_ db: Database, count: Int) throws {
         #expect(all[49].tags == ["t49"])
     }
 
+    /// Once a statement's decoding plan is made, a fetch builds its rows without a decoding
+    /// session: a row the in-place read declines, in a later fetch, is still decoded by
+    /// `init(from:)` (the session made on demand), to the same value or the same error, and
+    /// the rows around it are intact.
+    @Test func aDeclinedRowInALaterFetchIsDecodedByItsInitializer() throws {
+        let db = try Database(.inMemory)
+        for index in 0..<40 {
+            var added = note(index)
+            try db.insert(&added)
+        }
+        let sql: SQL = "SELECT * FROM memos ORDER BY id"
+        let first = try db.fetchAll(Memo.self, sql: sql)
+        #expect(first.count == 40)
+        // JSON as another tool writes it, with spaces and an escape: the in-place read leaves
+        // it to the general parser.
+        try db.execute(sql: #"UPDATE memos SET tags = '[ "a\u00e9" , "b" ]' WHERE id IN (3, 25)"#)
+        var expected = first
+        expected[2].tags = ["aé", "b"]
+        expected[24].tags = ["aé", "b"]
+        #expect(try db.fetchAll(Memo.self, sql: sql) == expected)
+
+        try db.execute(sql: "UPDATE memos SET weight = 'heavy' WHERE id = 30")
+        do {
+            _ = try db.fetchAll(Memo.self, sql: sql)
+            Issue.record("expected the row with text in `weight` to fail")
+        } catch let error as RowDecodingError {
+            #expect(error.column == "weight")
+            #expect(error.isTypeMismatch)
+            #expect("\(error)".contains("Memo"))
+        }
+        #expect(try db.fetchAll(Memo.self, sql: "SELECT * FROM memos WHERE id <> 30 ORDER BY id").count == 39)
+    }
+
     /// Row counts at, just below and just above each size the array grows to (16, 32, 64, ...),
     /// each fetched right after a different count: every row is kept once, in order, and a
     /// result much smaller than the previous one does not keep the previous one's capacity.
