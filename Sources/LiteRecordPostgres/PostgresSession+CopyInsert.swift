@@ -35,7 +35,8 @@ extension PostgresSession {
     /// read-only transaction (whose INSERT error the caller expects), a value COPY does not
     /// carry as INSERT does (``PostgresCopyText/append(_:column:)``, NaN and NUL among them,
     /// which the INSERT path refuses with its own errors), models that encode different
-    /// columns, or a key column without a sequence of its own.
+    /// columns, a key column without a sequence of its own, or values chosen for a
+    /// `GENERATED ALWAYS` identity column (which INSERT refuses and COPY would store).
     ///
     /// - Returns: The models, their generated keys set; `nil` when nothing was inserted.
     /// - Throws: ``LiteRecord/DatabaseError`` as the INSERT path; `EncodingError` for a model
@@ -88,6 +89,15 @@ extension PostgresSession {
         guard firstEncoded, let encodedColumns = encoder.columns,
             generatedKey != nil || !encodedColumns.isEmpty
         else { return nil }
+        // COPY stores a value given for a `GENERATED ALWAYS` identity column, which INSERT
+        // refuses (SQLSTATE 428C9): a batch that gives one goes through INSERT statements, for
+        // that error. Only chosen keys pay the lookup: a table has one identity column at most,
+        // and a generated key's values are the sequence's own.
+        if generatedKey == nil, let identity = try alwaysGeneratedIdentity(of: table),
+            encodedColumns.contains(identity)
+        {
+            return nil
+        }
         let columns = (generatedKey.map { [$0] } ?? []) + encodedColumns
         let sql = SQL(
             verbatim: "COPY " + SQL.quoteIdentifier(table.name) + " ("
@@ -132,6 +142,19 @@ extension PostgresSession {
             table.assignGeneratedKey(keys[index], to: &inserted[index])
         }
         return inserted
+    }
+
+    /// The table's `GENERATED ALWAYS` identity column, `nil` when it has none.
+    private func alwaysGeneratedIdentity(of table: BackendTable) throws -> String? {
+        let rows = try execute(
+            """
+            SELECT attname::text FROM pg_attribute
+            WHERE attrelid = \(SQL.quoteIdentifier(table.name))::regclass AND attidentity = 'a'
+                AND NOT attisdropped
+            """
+        ).rows
+        guard case .text(let name)? = rows.first?.first else { return nil }
+        return name
     }
 
     /// Sends the rows in pieces of about 64 KiB, each row's key first when there are keys;

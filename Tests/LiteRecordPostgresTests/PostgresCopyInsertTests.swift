@@ -273,6 +273,34 @@ struct PostgresCopyInsertTests {
         #expect(stored == (chosen + generated + inserted).sorted { ($0.id ?? 0) < ($1.id ?? 0) })
     }
 
+    // COPY stores a value given for a GENERATED ALWAYS identity column, where INSERT refuses it:
+    // 63 chosen keys were refused (SQLSTATE 428C9) and 64 stored.
+    @Test func chosenKeysForAnAlwaysGeneratedIdentityAreRefusedAsBySingleInserts() throws {
+        let pg = try PostgresTestServer.freshDatabase()
+        try pg.execute(
+            sql: """
+                CREATE TABLE copy_counters (
+                    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                    label text NOT NULL UNIQUE,
+                    count bigint NOT NULL)
+                """)
+        for size in [1, 63, 64, 100] {
+            let chosen = (1...size).map {
+                CopyCounter(id: Int64(1000 + $0), label: "chosen \($0)", count: $0)
+            }
+            #expect {
+                try pg.insert(contentsOf: chosen)
+            } throws: { error in
+                (error as? DatabaseError)?.sqlState == "428C9"
+            }
+        }
+        #expect(try pg.count(CopyCounter.self) == 0)
+        // Generated keys are still taken from the identity's sequence, in order.
+        let generated = try pg.insert(contentsOf: counters(1...100))
+        #expect(generated.map(\.id) == (1...100).map { Int64($0) })
+        #expect(try pg.query(CopyCounter.self).order { $0.id.ascending }.fetchAll() == generated)
+    }
+
     @Test func writersSharingTheSequenceNeverGetTheSameKey() async throws {
         let databases = try PostgresTestServer.freshDatabases(count: 4)
         try await databases[0].migrate(CopyCounter.self)
