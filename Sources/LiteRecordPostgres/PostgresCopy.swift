@@ -234,10 +234,12 @@ extension PostgresConnection {
     /// The statement that takes `count` keys from the sequence of a table's automatic key:
     /// `nextval` once per row, as the column's default would have, so that writers sharing the
     /// sequence never get the same key. The sequence is looked up once, in a subquery: called
-    /// in every row, `pg_get_serial_sequence` made the statement five times slower.
+    /// in every row, `pg_get_serial_sequence` made the statement five times slower. A table
+    /// with rules gets no key (so the batch goes through INSERT statements): COPY skips rules.
     static let keyReservation = SQL(
         verbatim: "SELECT nextval(s.sequence) FROM (SELECT pg_get_serial_sequence($1, $2)::regclass "
-            + "AS sequence OFFSET 0) AS s, generate_series(1, $3::int8)")
+            + "AS sequence OFFSET 0) AS s, generate_series(1, $3::int8) "
+            + "WHERE NOT (SELECT relhasrules FROM pg_class WHERE oid = $1::regclass)")
 
     /// Sends ``keyReservation`` without waiting for its keys (``reservedKeys(count:)`` reads
     /// them), so that the server takes them while the client encodes the rows.
@@ -270,7 +272,7 @@ extension PostgresConnection {
 
     /// The keys ``sendKeyReservation(table:column:count:)`` asked for, in the order the
     /// sequence gave them; `nil` when the column has no sequence of its own (its default is
-    /// something else, which only the INSERT path runs).
+    /// something else, which only the INSERT path runs) or the table has rules.
     ///
     /// - Throws: The statement's error (the result is read to its end in every case).
     func reservedKeys(count: Int) throws -> [Int64]? {

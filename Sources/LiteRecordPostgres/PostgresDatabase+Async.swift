@@ -24,6 +24,24 @@ extension PostgresDatabase {
         try await runCancellable { database in try database.transaction(body) }
     }
 
+    /// Inserts models in one transaction off the calling task: all of them, or none; see
+    /// the synchronous `insert(contentsOf:)`.
+    ///
+    /// Declared here, next to the synchronous form that `PostgresDatabase` declares itself:
+    /// without it, `try await pg.insert(contentsOf:)` chose that synchronous form (and it
+    /// served as ``LiteRecord/ModelDatabase``'s async requirement too), so that a batch ran on
+    /// the caller's thread, the main actor's for an app, and ignored the task's cancellation.
+    ///
+    /// - Parameter models: The models.
+    /// - Returns: The models as inserted, with their generated keys set.
+    /// - Throws: As the synchronous form; `CancellationError` when the task was cancelled
+    ///   first; ``LiteRecord/ResultCode/interrupt`` when it is cancelled while the statement
+    ///   runs, and nothing is stored.
+    @discardableResult
+    public func insert<M: Model>(contentsOf models: [M]) async throws -> [M] {
+        try await runCancellable { database in try database.insert(contentsOf: models) }
+    }
+
     /// Runs `body` in a write transaction off the calling task; see ``write(_:)``.
     ///
     /// - Parameter body: The work.

@@ -35,7 +35,9 @@ extension PostgresSession {
     /// read-only transaction (whose INSERT error the caller expects), a value COPY does not
     /// carry as INSERT does (``PostgresCopyText/append(_:column:)``, NaN and NUL among them,
     /// which the INSERT path refuses with its own errors), models that encode different
-    /// columns, or a key column without a sequence of its own.
+    /// columns, a key column without a sequence of its own, a view or a table with rules, or
+    /// values chosen for a `GENERATED ALWAYS` identity column (which INSERT refuses and COPY
+    /// would store).
     ///
     /// - Returns: The models, their generated keys set; `nil` when nothing was inserted.
     /// - Throws: ``LiteRecord/DatabaseError`` as the INSERT path; `EncodingError` for a model
@@ -88,6 +90,12 @@ extension PostgresSession {
         guard firstEncoded, let encodedColumns = encoder.columns,
             generatedKey != nil || !encodedColumns.isEmpty
         else { return nil }
+        // Chosen keys, or no automatic key: COPY would write what INSERT refuses or does
+        // otherwise (a view, rules, a `GENERATED ALWAYS` identity), so the table is looked up
+        // first. Generated keys pay no lookup: the key reservation takes none for those tables.
+        if generatedKey == nil, try !copyWritesAsInsert(into: table, columns: encodedColumns) {
+            return nil
+        }
         let columns = (generatedKey.map { [$0] } ?? []) + encodedColumns
         let sql = SQL(
             verbatim: "COPY " + SQL.quoteIdentifier(table.name) + " ("
@@ -132,6 +140,23 @@ extension PostgresSession {
             table.assignGeneratedKey(keys[index], to: &inserted[index])
         }
         return inserted
+    }
+
+    /// Whether COPY writes rows that give `columns` as INSERT statements would: not into a
+    /// view (COPY cannot) or a table with rules (COPY skips them), nor a value for a
+    /// `GENERATED ALWAYS` identity column (INSERT refuses it, SQLSTATE 428C9; COPY stores it).
+    private func copyWritesAsInsert(into table: BackendTable, columns: [String]) throws -> Bool {
+        let rows = try execute(
+            """
+            SELECT c.relkind IN ('r', 'p') AND NOT c.relhasrules,
+                (SELECT attname::text FROM pg_attribute
+                 WHERE attrelid = c.oid AND attidentity = 'a' AND NOT attisdropped)
+            FROM pg_class c WHERE c.oid = \(SQL.quoteIdentifier(table.name))::regclass
+            """
+        ).rows
+        guard let row = rows.first, row.count == 2, case .integer(1) = row[0] else { return false }
+        if case .text(let identity) = row[1], columns.contains(identity) { return false }
+        return true
     }
 
     /// Sends the rows in pieces of about 64 KiB, each row's key first when there are keys;

@@ -117,10 +117,12 @@ enum PostgresSessionReset {
     /// The settings every LiteRecord connection runs with: text is exchanged as UTF-8 whatever
     /// the server's default; dates and numbers have one spelling (ISO, '.' decimal point) and
     /// doubles their shortest exact digits whatever the server's locale settings; a backslash in
-    /// a string is an ordinary character (what ``PostgresPlaceholders`` expects).
+    /// a string is an ordinary character (what ``PostgresPlaceholders`` expects); the time zone
+    /// is UTC, the zone of the date text LiteRecord writes without an offset, so that a `Date`
+    /// stored in a `timestamptz` column is the instant written whatever the server's zone.
     static let connectionSettings =
         "SET client_encoding = 'UTF8'; SET datestyle = 'ISO'; SET extra_float_digits = 1; "
-        + "SET standard_conforming_strings = on"
+        + "SET standard_conforming_strings = on; SET TimeZone = 'UTC'"
 
     /// Puts the session back as LiteRecord opened it: `RESET ALL` for settings, `DISCARD ALL`
     /// (its own round trip: it cannot run inside the implicit transaction of a multi-statement

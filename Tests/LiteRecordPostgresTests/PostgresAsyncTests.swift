@@ -24,6 +24,48 @@ private struct Mug: Model, Equatable {
     static let schema = Schema<Mug>(table: "async_mugs")
 }
 
+/// A kettle that notes the thread each encoding runs on: an async call must encode its models
+/// on a thread of its own, not on its caller's (the main actor's, for an app).
+private struct NotingKettle: Model, Equatable {
+    /// The thread of each encoding, in order.
+    static let encodingThreads = Locked<[ObjectIdentifier]>([])
+
+    var id: Int64?
+    var brand: String
+    static let schema = Schema<NotingKettle>(table: "async_noting_kettles")
+
+    init(id: Int64? = nil, brand: String) {
+        self.id = id
+        self.brand = brand
+    }
+
+    private enum CodingKeys: String, CodingKey { case id, brand }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decodeIfPresent(Int64.self, forKey: .id)
+        brand = try container.decode(String.self, forKey: .brand)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        let thread = currentThread()
+        Self.encodingThreads.withLock { $0.append(thread) }
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(id, forKey: .id)
+        try container.encode(brand, forKey: .brand)
+    }
+}
+
+/// The thread running the caller (`Thread.current`, which async code cannot read itself).
+private func currentThread() -> ObjectIdentifier {
+    ObjectIdentifier(Thread.current)
+}
+
+/// `insert(contentsOf:)` as a data layer written over `some ModelDatabase` calls it.
+private func insertThroughProtocol<M: Model>(_ models: [M], into db: some ModelDatabase) async throws -> [M] {
+    try await db.insert(contentsOf: models)
+}
+
 @Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage), .offCooperativePool)
 struct PostgresAsyncTests {
     @MainActor @Test func rawSQLFromTheMainActor() async throws {
@@ -261,6 +303,49 @@ struct PostgresAsyncTests {
             try await pg.insert(Kettle(brand: "Never", litres: 1, watts: 1))
         }
         await #expect(throws: CancellationError.self) { try await task.value }
+        let count = try await pg.count(Kettle.self)
+        #expect(count == 0)
+    }
+
+    // `try await pg.insert(contentsOf:)` resolved to the synchronous overload (the one that
+    // `PostgresDatabase` declares itself), which also served as the protocol's async
+    // requirement: a batch, a COPY of 100,000 rows included, ran on the caller's thread (the main
+    // actor, 2 s with nothing else running there) and ignored the task's cancellation.
+    @MainActor @Test func aBatchInsertAwaitedOnTheMainActorRunsOffIt() async throws {
+        let pg = try PostgresTestServer.freshDatabase()
+        try await pg.migrate(NotingKettle.self)
+        NotingKettle.encodingThreads.withLock { $0.removeAll() }
+        // 64 models: the COPY path; 2: the INSERT path. A synchronous call encodes them on the
+        // thread that makes it, the one running this line.
+        let caller = currentThread()
+        let copied = try await pg.insert(contentsOf: (0..<64).map { NotingKettle(brand: "copied \($0)") })
+        let callerAgain = currentThread()
+        let inserted = try await insertThroughProtocol(
+            [NotingKettle(brand: "inserted 0"), NotingKettle(brand: "inserted 1")], into: pg)
+        let threads = NotingKettle.encodingThreads.withLock { $0 }
+        #expect(threads.count >= 66)
+        #expect(!threads.contains(caller))
+        #expect(!threads.contains(callerAgain))
+        let stored = try await pg.query(NotingKettle.self).order { $0.id.ascending }.fetchAll()
+        #expect(stored == copied + inserted)
+    }
+
+    @Test func aCancelledTaskInsertsNoBatch() async throws {
+        let pg = try PostgresTestServer.freshDatabase()
+        try await pg.migrate(Kettle.self)
+        for size in [2, 64] {
+            let kettles = (0..<size).map { Kettle(brand: "Never \($0)", litres: 1, watts: $0) }
+            let direct = Task(executorPreference: DedicatedThreadExecutor.promptTasks) {
+                withUnsafeCurrentTask { $0?.cancel() }
+                return try await pg.insert(contentsOf: kettles)
+            }
+            await #expect(throws: CancellationError.self) { try await direct.value }
+            let throughProtocol = Task(executorPreference: DedicatedThreadExecutor.promptTasks) {
+                withUnsafeCurrentTask { $0?.cancel() }
+                return try await insertThroughProtocol(kettles, into: pg)
+            }
+            await #expect(throws: CancellationError.self) { try await throughProtocol.value }
+        }
         let count = try await pg.count(Kettle.self)
         #expect(count == 0)
     }
