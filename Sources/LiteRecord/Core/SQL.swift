@@ -27,7 +27,8 @@ public struct SQL: Sendable, CustomStringConvertible, ExpressibleByStringInterpo
     /// The literals of an interpolation whose interpolations are all bound values, when
     /// ``storedText`` is `nil`: the same on every call from one place in the code, they also
     /// find the prepared statement without the text (the internal `StatementCache`).
-    @usableFromInline var pieces = SQLPieces()
+    // Set by each initializer: a default value here was a call in inlined code.
+    @usableFromInline var pieces: SQLPieces
     /// The positional values, inline when few, so running the SQL allocates nothing for them.
     @usableFromInline var values: SQLValues
     /// The named values.
@@ -50,6 +51,7 @@ public struct SQL: Sendable, CustomStringConvertible, ExpressibleByStringInterpo
 
     /// An empty value for an interpolation to fill.
     @inlinable init() {
+        self.pieces = SQLPieces()
         self.values = SQLValues()
         self.named = Dictionary()
     }
@@ -61,6 +63,7 @@ public struct SQL: Sendable, CustomStringConvertible, ExpressibleByStringInterpo
     ///   - arguments: The values for those parameters.
     public init(_ text: String, arguments: StatementArguments = []) {
         self.storedText = text
+        self.pieces = SQLPieces()
         self.values = SQLValues(arguments.positional)
         self.named = arguments.named
     }

@@ -156,7 +156,7 @@ public final class Statement {
                 "wrong number of arguments: \(sql.values.count) positional values for \(parameterCount) parameters",
                 sql: self.sql, arguments: sql.arguments)
         }
-        boundArguments = nil
+        forgetArguments()
         try sql.values.bind(to: self)
         return true
     }
@@ -260,7 +260,8 @@ public final class Statement {
     /// Drops the arguments kept for error messages, so that a cached statement does not keep a
     /// caller's values (a large blob, private text) alive after the call that bound them.
     func forgetArguments() {
-        boundArguments = nil
+        // Usually nothing is kept: assigning nil anyway released two nil references per run.
+        if boundArguments != nil { boundArguments = nil }
     }
 
     /// Sets every parameter back to NULL.
