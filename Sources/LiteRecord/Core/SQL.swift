@@ -23,15 +23,16 @@ public struct SQL: Sendable, CustomStringConvertible, ExpressibleByStringInterpo
         StatementArguments(positional: values.array, named: named)
     }
     /// The text, unless ``pieces`` give it (SQL interpolated with bound values only).
-    private var storedText: String?
+    @usableFromInline var storedText: String?
     /// The literals of an interpolation whose interpolations are all bound values, when
     /// ``storedText`` is `nil`: the same on every call from one place in the code, they also
     /// find the prepared statement without the text (the internal `StatementCache`).
-    private(set) var pieces = SQLPieces()
+    // Set by each initializer: a default value here was a call in inlined code.
+    @usableFromInline var pieces: SQLPieces
     /// The positional values, inline when few, so running the SQL allocates nothing for them.
-    private(set) var values: SQLValues
+    @usableFromInline var values: SQLValues
     /// The named values.
-    private(set) var named: [String: DatabaseValue]
+    @usableFromInline var named: [String: DatabaseValue]
     /// A value that could not be converted while the literal was built; thrown when it runs.
     var conversionError: ValueConversionError? {
         get { conversionErrorBox?.error }
@@ -39,8 +40,8 @@ public struct SQL: Sendable, CustomStringConvertible, ExpressibleByStringInterpo
     }
     /// ``conversionError`` behind a reference: nil, one word, costs nothing to copy when there
     /// is no error, which is every SQL value but the failing one.
-    private var conversionErrorBox: ConversionErrorBox?
-    private final class ConversionErrorBox: Sendable {
+    @usableFromInline var conversionErrorBox: ConversionErrorBox?
+    @usableFromInline final class ConversionErrorBox: Sendable {
         let error: ValueConversionError
         init(_ error: ValueConversionError) { self.error = error }
     }
@@ -49,9 +50,10 @@ public struct SQL: Sendable, CustomStringConvertible, ExpressibleByStringInterpo
     var hasLiteralPieces: Bool { storedText == nil }
 
     /// An empty value for an interpolation to fill.
-    private init() {
+    @inlinable init() {
+        self.pieces = SQLPieces()
         self.values = SQLValues()
-        self.named = [:]
+        self.named = Dictionary()
     }
 
     /// Wraps SQL text and arguments you built yourself; the same as ``init(verbatim:arguments:)``.
@@ -61,6 +63,7 @@ public struct SQL: Sendable, CustomStringConvertible, ExpressibleByStringInterpo
     ///   - arguments: The values for those parameters.
     public init(_ text: String, arguments: StatementArguments = []) {
         self.storedText = text
+        self.pieces = SQLPieces()
         self.values = SQLValues(arguments.positional)
         self.named = arguments.named
     }
@@ -89,8 +92,11 @@ public struct SQL: Sendable, CustomStringConvertible, ExpressibleByStringInterpo
         self.init(value.description)
     }
 
-    public init(stringInterpolation: Interpolation) {
-        self = stringInterpolation.sql
+    // Not `@inlinable`, unlike the appends: inlined, the optimizer copied the finished value
+    // out of the interpolation (a retain per slot) and destroyed the interpolation (a release
+    // per slot); called, it takes the value over as is.
+    public init(stringInterpolation: consuming Interpolation) {
+        self = (consume stringInterpolation).sql
     }
 
     /// The text and, separately, the arguments: `SELECT ? [42]`.
@@ -125,12 +131,19 @@ public struct SQL: Sendable, CustomStringConvertible, ExpressibleByStringInterpo
     /// its prepared statement by those pieces, and binds the few values kept inline straight
     /// to it. An identifier, a fragment or a list makes the text depend on more: it is then
     /// built as it goes.
+    ///
+    /// The appends of literals and of strings, integers and reals are `@inlinable`: inlined into
+    /// the code that writes the literal, they become stores into the value, which that code then
+    /// destroys knowing which slots it filled. As calls, building and destroying the value cost
+    /// about as much as binding and running the statement.
     public struct Interpolation: StringInterpolationProtocol {
         /// The value being built: its text stays `nil` while its pieces alone give it.
-        fileprivate var sql = SQL()
+        @usableFromInline var sql = SQL()
 
+        @inlinable
         public init(literalCapacity: Int, interpolationCount: Int) {}
 
+        @inlinable
         public mutating func appendLiteral(_ literal: StaticString) {
             guard sql.storedText == nil, literal.hasPointerRepresentation, sql.pieces.append(literal) else {
                 return appendText(literal.description)
@@ -138,13 +151,15 @@ public struct SQL: Sendable, CustomStringConvertible, ExpressibleByStringInterpo
         }
 
         /// Appends text that is not a literal of the code: from then on the text is built.
-        private mutating func appendText(_ text: String) {
+        @usableFromInline
+        mutating func appendText(_ text: String) {
             if sql.storedText == nil { sql.storedText = sql.pieces.joined() }
             sql.storedText?.append(text)
         }
 
         /// Appends the `?` of a bound value.
-        private mutating func appendPlaceholder() {
+        @inlinable
+        mutating func appendPlaceholder() {
             guard sql.storedText == nil, sql.pieces.appendPlaceholder() else { return appendText("?") }
         }
 
@@ -158,18 +173,21 @@ public struct SQL: Sendable, CustomStringConvertible, ExpressibleByStringInterpo
         // than keeping it. They store what their `databaseValue()` gives.
 
         /// Binds a string: appends `?` to the text and the string to the arguments.
+        @inlinable
         public mutating func appendInterpolation(_ value: String) {
             appendPlaceholder()
             sql.values.append(text: value)
         }
 
         /// Binds an integer: appends `?` to the text and the integer to the arguments.
+        @inlinable
         public mutating func appendInterpolation(_ value: Int) {
             appendPlaceholder()
             sql.values.append(integer: Int64(value))
         }
 
         /// Binds an integer: appends `?` to the text and the integer to the arguments.
+        @inlinable
         public mutating func appendInterpolation(_ value: Int64) {
             appendPlaceholder()
             sql.values.append(integer: value)
@@ -177,6 +195,7 @@ public struct SQL: Sendable, CustomStringConvertible, ExpressibleByStringInterpo
 
         /// Binds a real: appends `?` to the text and the real to the arguments. NaN is refused
         /// when the SQL runs, as for any `Double`.
+        @inlinable
         public mutating func appendInterpolation(_ value: Double) {
             guard !value.isNaN else { return appendBound(value) }
             appendPlaceholder()
@@ -184,7 +203,8 @@ public struct SQL: Sendable, CustomStringConvertible, ExpressibleByStringInterpo
         }
 
         /// Binds any convertible value, or records why it cannot be converted.
-        private mutating func appendBound<Value: DatabaseValueConvertible>(_ value: Value) {
+        @usableFromInline
+        mutating func appendBound<Value: DatabaseValueConvertible>(_ value: Value) {
             appendPlaceholder()
             do {
                 sql.values.append(try value.databaseValue())

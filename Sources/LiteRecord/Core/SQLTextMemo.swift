@@ -5,20 +5,28 @@ import Foundation
 ///
 /// Held inline (no allocation): up to ``capacity`` pieces, enough for a statement with seven
 /// bound values; longer SQL builds its text as it goes.
+///
+/// Appending is `@inlinable` (see ``SQL/Interpolation``): inlined where the literal is written,
+/// each append becomes a store at an offset known there.
+@usableFromInline
 struct SQLPieces: Hashable, Sendable {
-    static let capacity = 16
-    private typealias Words = (
+    // Not a stored `static let`: inlined code would reach it through its lazy initializer.
+    @inlinable static var capacity: Int { 16 }
+    @usableFromInline typealias Words = (
         UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt
     )
     /// A literal is its address shifted left by 16 bits, or-ed with its length in bytes; a `?`
     /// is 0 (no literal has the address 0).
-    private var words: Words = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-    private var count = 0
+    @usableFromInline var words: Words = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    @usableFromInline var count = 0
     /// FNV-1a over the words, kept as they are appended, so hashing costs one word.
-    private var digest: UInt64 = 0xcbf2_9ce4_8422_2325
+    @usableFromInline var digest: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    @inlinable init() {}
 
     /// Appends a literal; `false` when it does not fit (too many pieces, too long, or an
     /// address beyond 48 bits).
+    @inlinable
     mutating func append(_ literal: StaticString) -> Bool {
         let address = UInt(bitPattern: literal.utf8Start)
         let length = UInt(literal.utf8CodeUnitCount)
@@ -27,11 +35,13 @@ struct SQLPieces: Hashable, Sendable {
     }
 
     /// Appends the `?` of a bound value; `false` when it does not fit.
+    @inlinable
     mutating func appendPlaceholder() -> Bool {
         append(word: 0)
     }
 
-    private mutating func append(word: UInt) -> Bool {
+    @inlinable
+    mutating func append(word: UInt) -> Bool {
         guard count < Self.capacity else { return false }
         withUnsafeMutableBytes(of: &words) { $0.storeBytes(of: word, toByteOffset: count * 8, as: UInt.self) }
         count += 1
@@ -57,6 +67,7 @@ struct SQLPieces: Hashable, Sendable {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    @usableFromInline
     static func == (lhs: SQLPieces, rhs: SQLPieces) -> Bool {
         // Words past `count` are 0 on both sides (only appending writes them): comparing all
         // sixteen in place is cheaper than a loop over copies of the two tuples.
@@ -67,6 +78,7 @@ struct SQLPieces: Hashable, Sendable {
             && l.12 == r.12 && l.13 == r.13 && l.14 == r.14 && l.15 == r.15
     }
 
+    @usableFromInline
     func hash(into hasher: inout Hasher) {
         hasher.combine(digest)
     }

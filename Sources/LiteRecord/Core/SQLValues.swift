@@ -9,25 +9,32 @@ import CSQLite
 /// bits and strings rather than as ``DatabaseValue``s, so that copying them is a copy of bytes
 /// and a retain per string, and they are bound from here without a switch over an enum of
 /// five payloads. A blob, or more values than fit, moves them all to an array.
+///
+/// Appending is `@inlinable`, as is building an ``SQL`` literal: inlined into the caller's
+/// loop, the slots an interpolation fills are known there, and building and destroying the
+/// value costs a few stores instead of calls that copy and release every slot.
+@usableFromInline
 struct SQLValues: Sendable {
-    static let inlineCapacity = 4
+    // Not a stored `static let`: inlined code would reach it through its lazy initializer.
+    @inlinable static var inlineCapacity: Int { 4 }
 
-    private enum Kind: UInt8 {
+    @usableFromInline
+    enum Kind: UInt8, Sendable {
         case null, integer, real, text
     }
 
     /// One kind per inline value.
-    private var kinds = InlineSlots<Kind>(repeating: .null)
+    @usableFromInline var kinds = InlineSlots<Kind>(repeating: .null)
     /// The integer, or the bit pattern of the real, of each inline value.
-    private var bits = InlineSlots<UInt64>(repeating: 0)
+    @usableFromInline var bits = InlineSlots<UInt64>(repeating: 0)
     /// The text of each inline text value; the empty string (no allocation) elsewhere.
-    private var texts = InlineSlots<String>(repeating: "")
+    @usableFromInline var texts = InlineSlots<String>(repeating: "")
     /// All the values, once they did not fit inline (or when given as an array).
-    private var spilled: [DatabaseValue]?
+    @usableFromInline var spilled: [DatabaseValue]?
     /// How many values there are.
-    private(set) var count = 0
+    @usableFromInline var count = 0
 
-    init() {}
+    @inlinable init() {}
 
     /// Values already in an array: kept as they are.
     init(_ values: [DatabaseValue]) {
@@ -60,6 +67,7 @@ struct SQLValues: Sendable {
         count += 1
     }
 
+    @inlinable
     mutating func append(integer: Int64) {
         guard spilled == nil, count < Self.inlineCapacity else { return appendSpilling(.integer(integer)) }
         kinds[count] = .integer
@@ -67,6 +75,7 @@ struct SQLValues: Sendable {
         count += 1
     }
 
+    @inlinable
     mutating func append(real: Double) {
         guard spilled == nil, count < Self.inlineCapacity else { return appendSpilling(.real(real)) }
         kinds[count] = .real
@@ -74,6 +83,7 @@ struct SQLValues: Sendable {
         count += 1
     }
 
+    @inlinable
     mutating func append(text: String) {
         guard spilled == nil, count < Self.inlineCapacity else { return appendSpilling(.text(text)) }
         kinds[count] = .text
@@ -83,7 +93,8 @@ struct SQLValues: Sendable {
 
     /// Appends to the array, moving the inline values there first. In place, so that a long
     /// list (`IN \(list: ids)`) appends in amortized constant time.
-    private mutating func appendSpilling(_ value: DatabaseValue) {
+    @usableFromInline
+    mutating func appendSpilling(_ value: DatabaseValue) {
         if spilled == nil {
             var all = array
             all.reserveCapacity(Self.inlineCapacity * 2)
@@ -162,14 +173,17 @@ struct SQLValues: Sendable {
 }
 
 /// Four values of one type held inline, read and written by index: the slots of ``SQLValues``.
-private struct InlineSlots<Element: Sendable>: Sendable {
+@usableFromInline
+struct InlineSlots<Element: Sendable>: Sendable {
     /// The slots themselves, for code that reads them in order without a switch.
-    var elements: (Element, Element, Element, Element)
+    @usableFromInline var elements: (Element, Element, Element, Element)
 
+    @inlinable
     init(repeating element: Element) {
         elements = (element, element, element, element)
     }
 
+    @inlinable
     subscript(index: Int) -> Element {
         @inline(__always) get {
             switch index {

@@ -145,7 +145,9 @@ public final class Statement {
     /// - Returns: Whether the values were bound that way; `false` when they were kept, as
     ///   ``bind(_:)`` keeps them (named parameters).
     func bindWithoutKeeping(_ sql: SQL) throws -> Bool {
-        guard sql.named.isEmpty, !hasNamedParameters else {
+        // The statement's parameters first: reading `sql.named` before that call made the
+        // compiler retain and release the dictionary around it, twice per run.
+        guard !hasNamedParameters, sql.named.isEmpty else {
             try bind(sql.arguments)
             return false
         }
@@ -154,7 +156,7 @@ public final class Statement {
                 "wrong number of arguments: \(sql.values.count) positional values for \(parameterCount) parameters",
                 sql: self.sql, arguments: sql.arguments)
         }
-        boundArguments = nil
+        forgetArguments()
         try sql.values.bind(to: self)
         return true
     }
@@ -223,14 +225,22 @@ public final class Statement {
     /// Binds text, NUL characters included; returns SQLite's code.
     @inline(__always)
     func bind(text: String, at position: Int32) -> Int32 {
-        var text = text
-        return text.withUTF8 { bytes in
-            // An empty buffer may have no base address, which SQLite would bind as NULL.
-            let base = bytes.baseAddress.map { UnsafeRawPointer($0) } ?? emptyBytes
-            return sqlite3_bind_text64(
-                handle, position, base.assumingMemoryBound(to: CChar.self), sqlite3_uint64(bytes.count),
-                literecord_sqlite_transient(), UInt8(SQLITE_UTF8))
+        // Native text is read in place; only other text (bridged) is copied to be contiguous,
+        // which `withUTF8` needs a mutable copy for, and that copy cost a retain and a release.
+        if let code = text.utf8.withContiguousStorageIfAvailable({ bind(utf8: $0, at: position) }) {
+            return code
         }
+        var text = text
+        return text.withUTF8 { bind(utf8: $0, at: position) }
+    }
+
+    @inline(__always)
+    private func bind(utf8 bytes: UnsafeBufferPointer<UInt8>, at position: Int32) -> Int32 {
+        // An empty buffer may have no base address, which SQLite would bind as NULL.
+        let base = bytes.baseAddress.map { UnsafeRawPointer($0) } ?? emptyBytes
+        return sqlite3_bind_text64(
+            handle, position, base.assumingMemoryBound(to: CChar.self), sqlite3_uint64(bytes.count),
+            literecord_sqlite_transient(), UInt8(SQLITE_UTF8))
     }
 
     /// Binds one value to a named parameter.
@@ -250,7 +260,8 @@ public final class Statement {
     /// Drops the arguments kept for error messages, so that a cached statement does not keep a
     /// caller's values (a large blob, private text) alive after the call that bound them.
     func forgetArguments() {
-        boundArguments = nil
+        // Usually nothing is kept: assigning nil anyway released two nil references per run.
+        if boundArguments != nil { boundArguments = nil }
     }
 
     /// Sets every parameter back to NULL.

@@ -101,6 +101,50 @@ struct SQLValuesTests {
         #expect(try db.fetchOne(Int.self, sql: "SELECT count(*) FROM t") == 2)
     }
 
+    /// A transaction's `tx` (a `Connection`) runs interpolated SQL in a loop as a database
+    /// does: the rows changed per call, long strings (stored out of line) bound exactly, the
+    /// failing statement's error naming its SQL and values, and the transaction rolled back.
+    @Test func aTransactionLoopCountsBindsAndReportsAsTheDatabaseDoes() throws {
+        let db = try makeTable()
+        let names = (0..<40).map { "name-\($0)-" + String(repeating: "é", count: $0 % 23) }
+        let counts = try db.transaction { tx in
+            try names.indices.map { index in
+                try tx.execute(
+                    sql: "INSERT INTO t(id, a, b, c) VALUES (\(index), \(names[index]), \(index * 3), \(0.5))"
+                )
+            }
+        }
+        #expect(counts == Array(repeating: 1, count: names.count))
+        let stored = try db.fetchAll(Row.self, sql: "SELECT id, a, b, c FROM t ORDER BY id").map(\.values)
+        #expect(
+            stored
+                == names.indices.map {
+                    [.integer(Int64($0)), .text(names[$0]), .integer(Int64($0 * 3)), .real(0.5)]
+                })
+        let updated = try db.transaction { tx in
+            try tx.execute(sql: "UPDATE t SET c = \(1.5) WHERE b >= \(60)")
+        }
+        #expect(updated == 20)
+        let created = try db.transaction { tx in try tx.execute(sql: "CREATE TABLE u(x)") }
+        #expect(created == 0)
+
+        let duplicate = names[7]
+        let error = try #require(throws: DatabaseError.self) {
+            try db.transaction { tx in
+                for id in [100, 7] {
+                    try tx.execute(
+                        sql: "INSERT INTO t(id, a, b, c) VALUES (\(id), \(duplicate), \(id), \(0.5))")
+                }
+            }
+        }
+        #expect(error.primaryResultCode == .constraint)
+        #expect(error.sql == "INSERT INTO t(id, a, b, c) VALUES (?, ?, ?, ?)")
+        #expect(error.arguments == [.integer(7), .text(duplicate), .integer(7), .real(0.5)])
+        // The row inserted before the failure was rolled back with the transaction.
+        #expect(try db.fetchOne(Int.self, sql: "SELECT count(*) FROM t") == names.count)
+        #expect(try db.fetchOne(Int.self, sql: "SELECT count(*) FROM t WHERE id = \(100)") == 0)
+    }
+
     /// Wrong counts are still refused with the values given.
     @Test func aWrongCountIsRefused() throws {
         let db = try makeTable()
