@@ -14,13 +14,7 @@ import LiteRecord
 /// (``PostgresRawResult/decodeAll(_:decoder:)``), which give the values and errors they always
 /// gave.
 final class PostgresLayoutBinding {
-    private struct Field {
-        let column: Int32
-        let offset: Int
-        let leaf: LayoutLeaf
-        let isOptional: Bool
-        let kind: PostgresResult.ValueKind
-    }
+    private typealias Field = BoundLayoutField<PostgresResult.ValueKind>
 
     private let fields: [Field]
     let type: ObjectIdentifier
@@ -40,11 +34,7 @@ final class PostgresLayoutBinding {
         for field in layout.fields {
             // The keyed container's lookup: the mapped name, exact, then ignoring ASCII case.
             guard let column = columns.index(of: keyToColumn?[field.key] ?? field.key) else { return nil }
-            fields.append(
-                Field(
-                    column: Int32(column), offset: field.offset, leaf: field.leaf,
-                    isOptional: field.isOptional,
-                    kind: kinds[column]))
+            fields.append(Field(column: Int32(column), field: field, reading: kinds[column]))
         }
         self.fields = fields
         self.type = ObjectIdentifier(T.self)
@@ -102,7 +92,7 @@ final class PostgresLayoutBinding {
     ) -> Bool {
         if PQgetisnull(result, row, field.column) != 0 {
             guard field.isOptional else { return false }
-            writeNil(field.leaf, at: target)
+            field.leaf.writeNil(at: target)
             return true
         }
         let bytes = UnsafeRawBufferPointer(
@@ -112,22 +102,22 @@ final class PostgresLayoutBinding {
         case .date:
             // As `DateStorage.date(from: .text)`: the copied row's text is these bytes when
             // they are UTF-8, and the parser accepts nothing else. A number is for the storage.
-            guard let text = textBytes(bytes, field.kind),
+            guard let text = textBytes(bytes, field.reading),
                 case .interval(let interval)? = try? DateText.parse(text.bindMemory(to: UInt8.self))
             else { return false }
-            write(Date(timeIntervalSinceReferenceDate: interval), isOptional, target)
+            writeLayoutValue(Date(timeIntervalSinceReferenceDate: interval), isOptional, target)
             return true
         case .strings:
             // As on SQLite: plain JSON arrays of plain strings only; `JSONDecoder` reads the rest.
-            guard StringArrayJSON.isJSONStorage, let text = textBytes(bytes, field.kind),
+            guard StringArrayJSON.isJSONStorage, let text = textBytes(bytes, field.reading),
                 let strings = StringArrayJSON.parse(text.bindMemory(to: UInt8.self))
             else { return false }
-            write(strings, isOptional, target)
+            writeLayoutValue(strings, isOptional, target)
             return true
         default:
             break
         }
-        guard let value = field.kind.read(bytes) else { return false }
+        guard let value = field.reading.read(bytes) else { return false }
         switch field.leaf {
         case .int: return integer(Int.self, value, isOptional, target)
         case .int64: return integer(Int64.self, value, isOptional, target)
@@ -148,26 +138,26 @@ final class PostgresLayoutBinding {
             default: return false
             }
             if field.leaf == .float {
-                write(Float(double), isOptional, target)
+                writeLayoutValue(Float(double), isOptional, target)
             } else {
-                write(double, isOptional, target)
+                writeLayoutValue(double, isOptional, target)
             }
             return true
         case .bool:
             switch value {
-            case .integer(0): write(false, isOptional, target)
-            case .integer(1): write(true, isOptional, target)
+            case .integer(0): writeLayoutValue(false, isOptional, target)
+            case .integer(1): writeLayoutValue(true, isOptional, target)
             default: return false
             }
             return true
         case .string:
             guard case .text(let text) = value else { return false }
-            write(text, isOptional, target)
+            writeLayoutValue(text, isOptional, target)
             return true
         case .data:
             // `bytea` only: text into `Data` is left to the general path.
             guard case .blob(let data) = value else { return false }
-            write(data, isOptional, target)
+            writeLayoutValue(data, isOptional, target)
             return true
         case .date, .strings:
             return false  // read above
@@ -194,42 +184,7 @@ final class PostgresLayoutBinding {
         _ type: T.Type, _ value: DatabaseValue, _ isOptional: Bool, _ target: UnsafeMutableRawPointer
     ) -> Bool {
         guard case .integer(let stored) = value, let result = T(exactly: stored) else { return false }
-        write(result, isOptional, target)
+        writeLayoutValue(result, isOptional, target)
         return true
-    }
-
-    @inline(__always)
-    private static func write<T>(_ value: T, _ isOptional: Bool, _ target: UnsafeMutableRawPointer) {
-        if isOptional {
-            target.assumingMemoryBound(to: T?.self).initialize(to: value)
-        } else {
-            target.assumingMemoryBound(to: T.self).initialize(to: value)
-        }
-    }
-
-    private static func writeNil(_ leaf: LayoutLeaf, at target: UnsafeMutableRawPointer) {
-        switch leaf {
-        case .int: none(Int.self, target)
-        case .int8: none(Int8.self, target)
-        case .int16: none(Int16.self, target)
-        case .int32: none(Int32.self, target)
-        case .int64: none(Int64.self, target)
-        case .uint: none(UInt.self, target)
-        case .uint8: none(UInt8.self, target)
-        case .uint16: none(UInt16.self, target)
-        case .uint32: none(UInt32.self, target)
-        case .uint64: none(UInt64.self, target)
-        case .double: none(Double.self, target)
-        case .float: none(Float.self, target)
-        case .bool: none(Bool.self, target)
-        case .string: none(String.self, target)
-        case .data: none(Data.self, target)
-        case .date: none(Date.self, target)
-        case .strings: none([String].self, target)
-        }
-    }
-
-    private static func none<T>(_ type: T.Type, _ target: UnsafeMutableRawPointer) {
-        target.assumingMemoryBound(to: T?.self).initialize(to: nil)
     }
 }

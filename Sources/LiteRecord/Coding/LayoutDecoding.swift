@@ -70,13 +70,7 @@ package final class TypeLayout: Sendable {
 ///
 /// Kept by the statement's ``DecodingPlan``; used by one fetch at a time.
 final class LayoutBinding {
-    private struct BoundField {
-        let column: Int32
-        let offset: Int
-        let leaf: LayoutLeaf
-        let isOptional: Bool
-        let shortcut: Shortcut
-    }
+    private typealias BoundField = BoundLayoutField<Shortcut>
 
     /// The commonest properties, read without going through ``LayoutLeaf/read(_:isOptional:into:)``:
     /// the same storage classes accepted, the same SQLite function, one store.
@@ -117,10 +111,8 @@ final class LayoutBinding {
             guard let column = columnIndex(field.key), let position = Int32(exactly: column) else {
                 return nil
             }
-            bound.append(
-                BoundField(
-                    column: position, offset: field.offset, leaf: field.leaf, isOptional: field.isOptional,
-                    shortcut: Shortcut(field.leaf, isOptional: field.isOptional)))
+            let shortcut = Shortcut(field.leaf, isOptional: field.isOptional)
+            bound.append(BoundField(column: position, field: field, reading: shortcut))
         }
         fields = .allocate(capacity: bound.count)
         _ = fields.initialize(from: bound)
@@ -165,7 +157,7 @@ final class LayoutBinding {
     )
         -> Bool
     {
-        switch field.shortcut {
+        switch field.reading {
         case .integer64:
             // As `LayoutLeaf.read` for `.int64`: INTEGER only, every value in range.
             guard sqlite3_value_type(value) == SQLITE_INTEGER else { return false }
