@@ -182,8 +182,7 @@ public struct SQL: Sendable, CustomStringConvertible, ExpressibleByStringInterpo
         /// Binds an integer: appends `?` to the text and the integer to the arguments.
         @inlinable
         public mutating func appendInterpolation(_ value: Int) {
-            appendPlaceholder()
-            sql.values.append(integer: Int64(value))
+            appendInterpolation(Int64(value))
         }
 
         /// Binds an integer: appends `?` to the text and the integer to the arguments.
