@@ -23,7 +23,9 @@ extension DatabaseContext {
         // Inlinable so that appending is specialized for the type in the caller's code: in
         // generic code it costs more than decoding an integer column.
         var values: [T] = []
-        try forEachValue(T.self, sql: sql, collectingAll: { values = $0 }, { values.append($0) })
+        try forEachValue(
+            T.self, sql: sql, allocatingAll: makeRowArray, collectingAll: { values = $0 },
+            { values.append($0) })
         return values
     }
 
@@ -75,18 +77,21 @@ extension DatabaseContext {
     /// Decodes the rows of a query one at a time, handing each value over: a caller that keeps
     /// it moves it instead of copying it and destroying the original.
     ///
-    /// - Parameter collectingAll: For a caller that keeps every row: when rows of `T` are
-    ///   built in place, it gets all of them in one array and `body` is never called.
+    /// - Parameters:
+    ///   - allocatingAll: For a caller that keeps every row: when rows of `T` are built in
+    ///     place, in an array it allocates, they go to `collectingAll` and `body` is never called.
+    ///   - collectingAll: Takes the rows built in place.
     @usableFromInline
     func forEachValue<T: Decodable>(
-        _ type: T.Type, sql: SQL, collectingAll: (([T]) -> Void)? = nil, _ body: (consuming T) throws -> Void
+        _ type: T.Type, sql: SQL, allocatingAll: RowArrayAllocation<T>? = nil,
+        collectingAll: ([T]) -> Void = { _ in }, _ body: (consuming T) throws -> Void
     ) throws {
         try withReader { connection in
             try connection.withStatement(sql) { statement in
                 let decoder = connection.rowDecoder
-                if let collectingAll,
+                if let allocatingAll,
                     let rows = try RowDecodingSession.collectInPlace(
-                        T.self, from: statement, decoder: decoder)
+                        T.self, from: statement, decoder: decoder, allocating: allocatingAll)
                 {
                     return collectingAll(rows)
                 }

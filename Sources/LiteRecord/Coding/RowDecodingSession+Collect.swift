@@ -25,12 +25,14 @@ extension RowDecodingSession {
     ///   - type: The type of each row.
     ///   - statement: The statement, bound and not stepped yet.
     ///   - decoder: The column names and date storage rows are decoded with.
+    ///   - allocating: Makes the array and has its first slots initialized, in the caller's
+    ///     code specialized for `T`.
     /// - Returns: The rows, in the order SQLite returned them.
     /// - Throws: ``DatabaseError`` from a step, or what `init(from:)` throws for a declined
     ///   row; the rows built so far are destroyed.
-    static func collectInPlace<T: Decodable>(_ type: T.Type, from statement: Statement, decoder: RowDecoder)
-        throws -> [T]?
-    {
+    static func collectInPlace<T: Decodable>(
+        _ type: T.Type, from statement: Statement, decoder: RowDecoder, allocating: RowArrayAllocation<T>
+    ) throws -> [T]? {
         var session: RowDecodingSession?
         let plan: DecodingPlan
         if let known = statement.decodingPlan,
@@ -45,8 +47,33 @@ extension RowDecodingSession {
         }
         guard !plan.readsFirstColumn, let layout = plan.layout(for: T.self) else { return nil }
         var fetch = InPlaceRows(statement: statement, decoder: decoder, layout: layout, session: session)
-        return try fetch.collect(T.self, expecting: plan)
+        return try fetch.collect(T.self, expecting: plan, allocating: allocating)
     }
+}
+
+/// Makes an array with room for `capacity` elements and has `initialize` fill its first ones.
+///
+/// An `@inlinable` fetch of every row passes ``makeRowArray(_:_:)``, so that the result array
+/// is allocated by code specialized for the element type.
+@usableFromInline
+typealias RowArrayAllocation<T> = (
+    _ capacity: Int, _ initialize: (UnsafeMutableBufferPointer<T>, inout Int) throws -> Void
+) throws -> [T]
+
+/// An empty array given room for `capacity` elements, of which `initialize` fills the first ones.
+///
+/// Inlined into the caller's fetch, where `T` is known: allocating the array there costs a
+/// third of what generic code pays, which looks up the array's type metadata at run time on
+/// every fetch (and `Array(unsafeUninitializedCapacity:)` does so even when specialized).
+@inlinable
+func makeRowArray<T>(
+    _ capacity: Int, _ initialize: (UnsafeMutableBufferPointer<T>, inout Int) throws -> Void
+) throws -> [T] {
+    var rows: [T] = []
+    try rows.append(addingCapacity: capacity) { span in
+        try span.withUnsafeMutableBufferPointer(initialize)
+    }
+    return rows
 }
 
 /// The state of one fetch collecting in place: the session is only made for a row the
@@ -58,12 +85,14 @@ private struct InPlaceRows {
     var session: RowDecodingSession?
 
     /// The rows, sized from and counted into the plan's `lastRowCount`.
-    mutating func collect<T: Decodable>(_ type: T.Type, expecting plan: DecodingPlan) throws -> [T] {
+    mutating func collect<T: Decodable>(
+        _ type: T.Type, expecting plan: DecodingPlan, allocating: RowArrayAllocation<T>
+    ) throws -> [T] {
         var done = false
-        // The first block is allocated by the initializer rather than by `append(addingCapacity:)`:
-        // that call, on an array whose element type is only known at run time, looks up the
-        // array's type metadata every time, a twentieth of a fetch of one row.
-        var rows = try [T](unsafeUninitializedCapacity: max(plan.lastRowCount, 16)) { slots, built in
+        // The first block is allocated by the caller's specialized code rather than by
+        // `append(addingCapacity:)`, which, on an array whose element type is only known at run
+        // time, looks up the array's type metadata every time.
+        var rows = try allocating(max(plan.lastRowCount, 16)) { slots, built in
             guard let base = slots.baseAddress else { return }
             done = try buildRows(T.self, into: base, capacity: slots.count, built: &built, onRow: false)
         }

@@ -34,7 +34,7 @@ extension Query {
     public func fetchAll() throws -> [M] {
         // Inlinable so that appending is specialized for the model type in the caller's code.
         var models: [M] = []
-        try forEachModel(collectingAll: { models = $0 }, { models.append($0) })
+        try forEachModel(allocatingAll: makeRowArray, collectingAll: { models = $0 }, { models.append($0) })
         return models
     }
 
@@ -67,17 +67,21 @@ extension Query {
     }
 
     /// Decodes the matching models one at a time, handing each over: a caller that keeps it
-    /// moves it instead of copying it and destroying the original (or, given `collectingAll`,
-    /// hands all of them over at once when they are built in place).
+    /// moves it instead of copying it and destroying the original (or, given `allocatingAll`,
+    /// hands all of them over at once to `collectingAll` when they are built in place).
     @usableFromInline
-    func forEachModel(collectingAll: (([M]) -> Void)? = nil, _ body: (consuming M) throws -> Void) throws {
+    func forEachModel(
+        allocatingAll: RowArrayAllocation<M>? = nil, collectingAll: ([M]) -> Void = { _ in },
+        _ body: (consuming M) throws -> Void
+    ) throws {
         if let backend {
-            guard let collectingAll else { return try backend.forEach(self) { try body($0) } }
+            guard allocatingAll != nil else { return try backend.forEach(self) { try body($0) } }
             return collectingAll(try backend.fetchAll(self))
         }
         try runReading { connection, table in
             try connection.forEachModel(
-                M.self, table: table, sql: selectSQL("*", table: table), collectingAll: collectingAll, body)
+                M.self, table: table, sql: selectSQL("*", table: table), allocatingAll: allocatingAll,
+                collectingAll: collectingAll, body)
         }
     }
 

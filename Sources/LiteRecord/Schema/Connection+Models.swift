@@ -183,17 +183,23 @@ extension Connection {
     ///
     /// Each model is handed over, not lent: a caller that keeps it (`fetchAll` appending it to
     /// an array) moves it instead of copying it and destroying the original.
+    ///
+    /// - Parameters:
+    ///   - allocatingAll: For a caller that keeps every row: when rows of `M` are built in
+    ///     place, in an array it allocates, they go to `collectingAll` and `body` is never called.
+    ///   - collectingAll: Takes the rows built in place.
     func forEachModel<M: Model>(
-        _ type: M.Type, table: TableSchema, sql: SQL, collectingAll: (([M]) -> Void)? = nil,
-        _ body: (consuming M) throws -> Void
+        _ type: M.Type, table: TableSchema, sql: SQL, allocatingAll: RowArrayAllocation<M>? = nil,
+        collectingAll: ([M]) -> Void = { _ in }, _ body: (consuming M) throws -> Void
     )
         throws
     {
         try withStatement(sql) { statement in
             let decoder = table.rowDecoder(dateStorage: configuration.dateStorage)
             // A caller keeping every row gets them built in place, when the model allows it.
-            if let collectingAll,
-                let rows = try RowDecodingSession.collectInPlace(M.self, from: statement, decoder: decoder)
+            if let allocatingAll,
+                let rows = try RowDecodingSession.collectInPlace(
+                    M.self, from: statement, decoder: decoder, allocating: allocatingAll)
             {
                 return collectingAll(rows)
             }

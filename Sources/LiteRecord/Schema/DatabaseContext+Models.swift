@@ -234,20 +234,22 @@ extension DatabaseContext {
         // Inlinable so that appending is specialized for the model type in the caller's code:
         // in generic code it costs more than decoding an integer column.
         var models: [M] = []
-        try forEachModel(M.self, collectingAll: { models = $0 }, { models.append($0) })
+        try forEachModel(
+            M.self, allocatingAll: makeRowArray, collectingAll: { models = $0 }, { models.append($0) })
         return models
     }
 
     /// Decodes every model in the table one at a time, in rowid order, handing each over (or,
-    /// given `collectingAll`, all at once when they are built in place).
+    /// given `allocatingAll`, all at once to `collectingAll` when they are built in place).
     @usableFromInline
     func forEachModel<M: Model>(
-        _ type: M.Type, collectingAll: (([M]) -> Void)? = nil, _ body: (consuming M) throws -> Void
+        _ type: M.Type, allocatingAll: RowArrayAllocation<M>? = nil, collectingAll: ([M]) -> Void = { _ in },
+        _ body: (consuming M) throws -> Void
     ) throws {
         try withReader(preparing: M.self) { connection in
             try connection.readingModelTable(M.self) { table in
                 try connection.forEachModel(
-                    M.self, table: table, sql: SQL(table.statements.selectAll), collectingAll: collectingAll,
+                    M.self, table: table, sql: SQL(table.statements.selectAll), allocatingAll: allocatingAll, collectingAll: collectingAll,
                     body)
             }
         }
@@ -268,7 +270,9 @@ extension DatabaseContext {
     public func fetchAll<M: Model>(_ type: M.Type, sql: SQL) throws -> [M] {
         // Inlinable so that appending is specialized for the model type in the caller's code.
         var models: [M] = []
-        try forEachModel(M.self, sql: sql, collectingAll: { models = $0 }, { models.append($0) })
+        try forEachModel(
+            M.self, sql: sql, allocatingAll: makeRowArray, collectingAll: { models = $0 },
+            { models.append($0) })
         return models
     }
 
@@ -309,14 +313,15 @@ extension DatabaseContext {
     }
 
     /// Decodes models from your own SQL one at a time, handing each over (or, given
-    /// `collectingAll`, all at once when they are built in place).
+    /// `allocatingAll`, all at once to `collectingAll` when they are built in place).
     @usableFromInline
     func forEachModel<M: Model>(
-        _ type: M.Type, sql: SQL, collectingAll: (([M]) -> Void)? = nil, _ body: (consuming M) throws -> Void
+        _ type: M.Type, sql: SQL, allocatingAll: RowArrayAllocation<M>? = nil,
+        collectingAll: ([M]) -> Void = { _ in }, _ body: (consuming M) throws -> Void
     ) throws {
         try withReader { connection in
             try connection.forEachModel(
-                M.self, table: connection.schema(for: M.self), sql: sql, collectingAll: collectingAll, body)
+                M.self, table: connection.schema(for: M.self), sql: sql, allocatingAll: allocatingAll, collectingAll: collectingAll, body)
         }
     }
 
