@@ -249,7 +249,8 @@ extension DatabaseContext {
         try withReader(preparing: M.self) { connection in
             try connection.readingModelTable(M.self) { table in
                 try connection.forEachModel(
-                    M.self, table: table, sql: SQL(table.statements.selectAll), allocatingAll: allocatingAll, collectingAll: collectingAll,
+                    M.self, table: table, sql: SQL(table.statements.selectAll), allocatingAll: allocatingAll,
+                    collectingAll: collectingAll,
                     body)
             }
         }
@@ -321,7 +322,8 @@ extension DatabaseContext {
     ) throws {
         try withReader { connection in
             try connection.forEachModel(
-                M.self, table: connection.schema(for: M.self), sql: sql, allocatingAll: allocatingAll, collectingAll: collectingAll, body)
+                M.self, table: connection.schema(for: M.self), sql: sql, allocatingAll: allocatingAll,
+                collectingAll: collectingAll, body)
         }
     }
 
