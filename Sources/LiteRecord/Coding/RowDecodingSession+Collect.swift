@@ -92,7 +92,11 @@ private struct InPlaceRows {
         // The first block is allocated by the caller's specialized code rather than by
         // `append(addingCapacity:)`, which, on an array whose element type is only known at run
         // time, looks up the array's type metadata every time.
-        var rows = try allocating(max(plan.lastRowCount, 16)) { slots, built in
+        // Sized to the last fetch's count: one row by key in a loop then allocates one row's
+        // memory, which the allocator serves from its per-thread cache, not sixteen rows' worth,
+        // which it does not.
+        let expected = plan.lastRowCount > 0 ? plan.lastRowCount : 16
+        var rows = try allocating(expected) { slots, built in
             guard let base = slots.baseAddress else { return }
             done = try buildRows(T.self, into: base, capacity: slots.count, built: &built, onRow: false)
         }
