@@ -2,8 +2,8 @@ import Foundation
 import LiteRecord
 
 /// PostgreSQL's SQL where it differs from SQLite's: every line of PostgreSQL text LiteRecord's
-/// query language, schema and migrator write. The query executor builds each query's SQL while
-/// ``LiteRecord/CurrentDialect/value`` is this dialect.
+/// query language, schema and migrator write. A query built on PostgreSQL carries this dialect
+/// (`PostgresQueryExecutor.dialect`), and so do the columns its closures receive.
 package struct PostgresDialect: SQLDialect {
     package init() {}
 

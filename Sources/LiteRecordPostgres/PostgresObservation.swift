@@ -34,7 +34,7 @@ extension PostgresDatabase {
     public func observe<M: Model>(_ query: Query<M>) -> DatabaseObservation<[M]> {
         let sql = Result {
             _ = try query.postgresExecutor(for: "observe")
-            return try CurrentDialect.$value.withValue(PostgresDialect()) { try query.backendSelectSQL("*") }
+            return try query.backendSelectSQL("*")
         }
         return DatabaseObservation { sink in
             PostgresValueObserver<FetchedModels<M>>(

@@ -1,8 +1,8 @@
 import LiteRecord
 
 /// What runs a LiteRecord ``LiteRecord/Query`` built on PostgreSQL (`pg.query(Player.self)`): the
-/// query is LiteRecord's own type, built in PostgreSQL's dialect, and each operation that reads
-/// or writes rows comes here with it.
+/// query is LiteRecord's own type, built in PostgreSQL's dialect (``dialect``, which the query
+/// and its columns carry), and each operation that reads or writes rows comes here with it.
 ///
 /// Every read first creates or checks the tables it reads: a model never saved reads as an
 /// empty table, and in a `read` (which creates nothing) a missing table reads as empty, as on
@@ -14,11 +14,6 @@ struct PostgresQueryExecutor: QueryBackend {
 
     /// The database or transaction to run on (see ``PostgresQueryTarget``).
     var context: any PostgresContext { get throws { try target.context() } }
-
-    /// The query's SQL, built in PostgreSQL's dialect.
-    private func sql(_ build: () throws -> SQL) throws -> SQL {
-        try CurrentDialect.$value.withValue(PostgresDialect(), operation: build)
-    }
 
     /// Runs `body` with a session and the query's table once the tables it reads are created or
     /// checked; `nil`, without running it, when one of them cannot exist (in a `read`).
@@ -34,7 +29,7 @@ struct PostgresQueryExecutor: QueryBackend {
     }
 
     func fetchAll<M: Model>(_ query: Query<M>) throws -> [M] {
-        let sql = try sql { try query.backendSelectSQL("*") }
+        let sql = try query.backendSelectSQL("*")
         return try reading(query) { session, table in
             let decoder = table.rowDecoder(dateStorage: session.dateStorage)
             return try session.execute(sql, keepingResult: true).decodeAll(M.self, decoder: decoder)
@@ -47,7 +42,7 @@ struct PostgresQueryExecutor: QueryBackend {
     }
 
     func forEach<M: Model>(_ query: Query<M>, _ body: (M) throws -> Void) throws {
-        let sql = try sql { try query.backendSelectSQL("*") }
+        let sql = try query.backendSelectSQL("*")
         _ = try reading(query) { session, table in
             let decoder = table.rowDecoder(dateStorage: session.dateStorage)
             try session.forEachRow(sql) { row in try body(decoder.decode(M.self, from: row)) }
@@ -55,7 +50,7 @@ struct PostgresQueryExecutor: QueryBackend {
     }
 
     func count<M: Model>(_ query: Query<M>) throws -> Int {
-        let sql = try sql { try query.backendCountSQL() }
+        let sql = try query.backendCountSQL()
         return try reading(query) { session, _ in
             guard case .integer(let count)? = try session.execute(sql).rows.first?.first else { return 0 }
             return Int(count)
@@ -69,9 +64,7 @@ struct PostgresQueryExecutor: QueryBackend {
     func aggregate<M: Model, Value, Result: Decodable>(
         _ query: Query<M>, _ function: String, of column: Column<Value>, as type: Result.Type
     ) throws -> Result? {
-        let sql = try sql {
-            try query.backendAggregateSQL(function, { _ in column }, resultType: Result.self)
-        }
+        let sql = try query.backendAggregateSQL(function, { _ in column }, resultType: Result.self)
         return try reading(query) { session, _ in
             guard let row = try session.execute(sql).lrRows.first else { return nil }
             return try RowDecoder(dateStorage: session.dateStorage).decode(Result?.self, from: row)
@@ -79,15 +72,14 @@ struct PostgresQueryExecutor: QueryBackend {
     }
 
     func updateAll<M: Model>(_ query: Query<M>, _ assignments: [ColumnAssignment]) throws -> Int {
-        let built = try CurrentDialect.$value.withValue(PostgresDialect()) {
-            try query.backendUpdateSQL({ _ in assignments }, rowIdentity: "ctid")
+        guard let sql = try query.backendUpdateSQL({ _ in assignments }, rowIdentity: "ctid") else {
+            return 0
         }
-        guard let sql = built else { return 0 }
         return try changing(query, sql)
     }
 
     func deleteAll<M: Model>(_ query: Query<M>) throws -> Int {
-        try changing(query, try sql { try query.backendDeleteSQL(rowIdentity: "ctid") })
+        try changing(query, try query.backendDeleteSQL(rowIdentity: "ctid"))
     }
 
     /// Runs a bulk change once the tables it touches exist.
@@ -100,7 +92,7 @@ struct PostgresQueryExecutor: QueryBackend {
     }
 
     func forEach<M: Model, T: Decodable>(_ projection: Projection<M, T>, _ body: (T) throws -> Void) throws {
-        let sql = try sql { try projection.backendSelectSQL() }
+        let sql = try projection.backendSelectSQL()
         _ = try reading(projection.backendQuery) { session, _ in
             let decoder = RowDecoder(dateStorage: session.dateStorage)
             try session.forEachRow(sql) { row in try body(decoder.decode(T.self, from: row)) }
@@ -110,12 +102,7 @@ struct PostgresQueryExecutor: QueryBackend {
     func fetchAll<M: Model>(
         _ query: Query<M>, withSnippetsOf property: PartialKeyPath<M>, style: SnippetStyle
     ) throws -> [(M, String)] {
-        var column = ""
-        let sql = try sql {
-            let snippet = try query.backendSnippetSQL(of: property, style: style)
-            column = snippet.column
-            return snippet.sql
-        }
+        let (sql, column) = try query.backendSnippetSQL(of: property, style: style)
         return try reading(query) { session, table in
             let decoder = table.rowDecoder(dateStorage: session.dateStorage)
             return try session.execute(sql).lrRows.map { row in

@@ -23,7 +23,7 @@ struct PostgresRelationTree<Root: Model, Element: Sendable>: Sendable {
             try session.prepareTables(of: models)
             let reader = PostgresTreeReader(session: session, recordsRows: recordingRows)
             let elements = try session.inOneSnapshot {
-                try CurrentDialect.$value.withValue(PostgresDialect()) { try tree.fetchAll(on: reader) }
+                try tree.fetchAll(on: reader)
             }
             return FetchedTree(rows: reader.rows, elements: elements)
         }

@@ -44,15 +44,11 @@ struct PostgresCollationParityTests {
 /// The SQL the text checks above rely on, checked without a server.
 @Suite struct PostgresCollationSQLTests {
     @Test func textStatesItsCollation() throws {
-        let query = Query<CollationWord>(backendWithDateStorage: .text)
-        let postgres = CurrentDialect.$value.withValue(PostgresDialect()) {
-            query.where { $0.info.nick > "Z" && $0.id > 0 }.order {
-                [$0.word.descending, $0.labels["k"].ascending]
-            }
-        }
-        let text = try CurrentDialect.$value.withValue(PostgresDialect()) {
-            try postgres.backendSelectSQL("*")
-        }.text
+        let query = Query<CollationWord>(backendWithDateStorage: .text, dialect: SQLiteDialect())
+        let text = try Query<CollationWord>(backendWithDateStorage: .text, dialect: PostgresDialect())
+            .where { $0.info.nick > "Z" && $0.id > 0 }
+            .order { [$0.word.descending, $0.labels["k"].ascending] }
+            .backendSelectSQL("*").text
         #expect(text.contains("((\"info\" #>> ?::text[]) COLLATE \"C\") > ?"))
         #expect(
             text.contains(

@@ -14,13 +14,10 @@ struct SmallCounter: Model, Equatable {
 
 @Suite struct PostgresQueryLanguageSQLTests {
     @Test func textPredicatesUseBytesAndBoundValuesOnPostgres() throws {
-        let query = Query<TextRecord>(backendWithDateStorage: .text)
-        let postgres = CurrentDialect.$value.withValue(PostgresDialect()) {
-            query.where { $0.text.hasPrefix("a%") && $0.nick.caseInsensitiveContains("_") }
-        }
-        let text = try CurrentDialect.$value.withValue(PostgresDialect()) {
-            try postgres.backendSelectSQL("*")
-        }
+        let query = Query<TextRecord>(backendWithDateStorage: .text, dialect: SQLiteDialect())
+        let text = try Query<TextRecord>(backendWithDateStorage: .text, dialect: PostgresDialect())
+            .where { $0.text.hasPrefix("a%") && $0.nick.caseInsensitiveContains("_") }
+            .backendSelectSQL("*")
         // A text column states its collation (byte order, whatever the database's locale).
         #expect(text.text.contains("starts_with((\"text\" COLLATE \"C\"), CAST(? AS text))"))
         #expect(
@@ -38,13 +35,9 @@ struct SmallCounter: Model, Equatable {
     }
 
     @Test func jsonContainmentUsesJSONBOperatorsOnPostgres() throws {
-        let query = Query<TextRecord>(backendWithDateStorage: .text)
-        let postgres = CurrentDialect.$value.withValue(PostgresDialect()) {
-            query.where { $0.tags.contains("pro") && $0.items.count > 1 }
-        }
-        let text = try CurrentDialect.$value.withValue(PostgresDialect()) {
-            try postgres.backendSelectSQL("*")
-        }
+        let text = try Query<TextRecord>(backendWithDateStorage: .text, dialect: PostgresDialect())
+            .where { $0.tags.contains("pro") && $0.items.count > 1 }
+            .backendSelectSQL("*")
         #expect(text.text.contains("\"tags\" @> CAST(? AS jsonb)"))
         #expect(text.text.contains("jsonb_array_length(\"items\")"))
         #expect(text.arguments.positional.first == .text("[\"pro\"]"))

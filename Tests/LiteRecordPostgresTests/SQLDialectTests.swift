@@ -6,8 +6,12 @@ import Testing
 // The dialect seam and the SQLSTATE mapping: pure functions, no server needed.
 
 @Suite struct SQLDialectTests {
-    @Test func sqliteIsTheDefaultDialect() {
-        #expect(CurrentDialect.value is SQLiteDialect)
+    @Test func aSQLiteQueryIsInSQLitesDialect() throws {
+        let db = try Database(.inMemory)
+        #expect(db.query(ParityRecord.self).dialect is SQLiteDialect)
+        #expect(
+            Query<ParityRecord>(backendWithDateStorage: .text, dialect: PostgresDialect()).dialect
+                is PostgresDialect)
     }
 
     @Test func columnTypes() {
@@ -21,20 +25,18 @@ import Testing
         #expect(SQLiteDialect().columnType(.integer, isJSON: false, isBoolean: true) == "INTEGER")
     }
 
-    /// The same query closure gives SQLite's SQL by default and PostgreSQL's inside the seam.
+    /// The same query closure gives SQLite's SQL on a query in SQLite's dialect and
+    /// PostgreSQL's on one in PostgreSQL's.
     @Test func oneQueryBuilderTwoDialects() throws {
-        let query = Query<ParityRecord>(backendWithDateStorage: .text)
-        let sqlite = query.where { $0.team == .red && $0.stats.wins >= 3 }.offset(2)
+        let sqlite = Query<ParityRecord>(backendWithDateStorage: .text, dialect: SQLiteDialect())
+            .where { $0.team == .red && $0.stats.wins >= 3 }.offset(2)
         let sqliteText = try sqlite.backendSelectSQL("*").text
         #expect(sqliteText.contains("\"team\" IS ?"))
         #expect(sqliteText.contains("\"stats\" ->> ?"))
         #expect(sqliteText.contains("LIMIT -1 OFFSET ?"))
-        let postgres = CurrentDialect.$value.withValue(PostgresDialect()) {
-            query.where { $0.team == .red && $0.stats.wins >= 3 }.offset(2)
-        }
-        let postgresText = try CurrentDialect.$value.withValue(PostgresDialect()) {
-            try postgres.backendSelectSQL("*")
-        }
+        let postgres = Query<ParityRecord>(backendWithDateStorage: .text, dialect: PostgresDialect())
+            .where { $0.team == .red && $0.stats.wins >= 3 }.offset(2)
+        let postgresText = try postgres.backendSelectSQL("*")
         #expect(postgresText.text.contains("(\"team\" COLLATE \"C\") IS NOT DISTINCT FROM ?"))
         #expect(postgresText.text.contains("((\"stats\" #>> ?::text[])::numeric) >= ?"))
         #expect(postgresText.text.contains("LIMIT ALL OFFSET ?"))

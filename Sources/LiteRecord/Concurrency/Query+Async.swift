@@ -51,7 +51,7 @@ extension Query {
     public func sum<Value: Numeric & Decodable & Sendable>(
         _ column: @Sendable (Columns<M>) -> Column<Value>
     ) async throws -> Value {
-        let selected = inDialect { column(columns) }
+        let selected = column(columns)
         return try await runAsync(reading: true) { try $0.sum { _ in selected } }
     }
 
@@ -63,7 +63,7 @@ extension Query {
     public func min<Value: Comparable & Decodable & Sendable>(
         _ column: @Sendable (Columns<M>) -> Column<Value>
     ) async throws -> Value? {
-        let selected = inDialect { column(columns) }
+        let selected = column(columns)
         return try await runAsync(reading: true) { try $0.min { _ in selected } }
     }
 
@@ -75,7 +75,7 @@ extension Query {
     public func max<Value: Comparable & Decodable & Sendable>(
         _ column: @Sendable (Columns<M>) -> Column<Value>
     ) async throws -> Value? {
-        let selected = inDialect { column(columns) }
+        let selected = column(columns)
         return try await runAsync(reading: true) { try $0.max { _ in selected } }
     }
 
@@ -87,7 +87,7 @@ extension Query {
     public func average<Value: Numeric & Sendable>(
         _ column: @Sendable (Columns<M>) -> Column<Value>
     ) async throws -> Double? {
-        let selected = inDialect { column(columns) }
+        let selected = column(columns)
         return try await runAsync(reading: true) { try $0.average { _ in selected } }
     }
 
@@ -100,7 +100,7 @@ extension Query {
     public func updateAll(
         _ assignments: @Sendable (Columns<M>) -> [ColumnAssignment]
     ) async throws -> Int {
-        let sets = inDialect { assignments(columns) }
+        let sets = assignments(columns)
         return try await runAsync(reading: false) { try $0.updateAll { _ in sets } }
     }
 

@@ -20,8 +20,8 @@ enum QueryTarget: @unchecked Sendable {
     /// Another database (PostgreSQL), which runs the query's operations itself (see
     /// `QueryBackend`).
     case backend(any QueryBackend)
-    /// Nowhere: a query whose SQL alone is wanted, in the dialect current where it is built.
-    case detached
+    /// Nowhere: a query whose SQL alone is wanted, in the dialect given.
+    case detached(any SQLDialect.Type)
 
     init(_ context: any DatabaseContext) {
         if let database = context as? Database {
@@ -41,6 +41,15 @@ enum QueryTarget: @unchecked Sendable {
     var backend: (any QueryBackend)? {
         if case .backend(let backend) = self { return backend }
         return nil
+    }
+
+    /// The type of the SQL dialect the query is built in: a backend's own, SQLite's otherwise.
+    var dialectType: any SQLDialect.Type {
+        switch self {
+        case .database, .confined: SQLiteDialect.self
+        case .backend(let backend): type(of: backend.dialect)
+        case .detached(let dialect): dialect
+        }
     }
 
     /// The context to run the query on.

@@ -4,12 +4,18 @@ import Foundation
 /// SQL generation (models, schema, the query language) and another database.
 ///
 /// LiteRecord itself speaks ``SQLiteDialect``, and its output does not change. Another backend
-/// builds its queries with the same `Query` and `Column` code while ``CurrentDialect/value`` is
-/// its own dialect, which answers each requirement with its own SQL; adding a backend adds a
-/// conformance and touches no file of LiteRecord. Each requirement is one point where the text
+/// builds its queries with the same `Query` and `Column` code: a query built on it carries its
+/// dialect (`QueryBackend.dialect`), its columns carry the query's, and each requirement is
+/// answered with the backend's own SQL; adding a backend adds a conformance and touches no
+/// file of LiteRecord. Each requirement is one point where the text
 /// differs, or a question about the database's behaviour, never a question of identity.
 /// Package access only: it is not part of LiteRecord's public API.
 package protocol SQLDialect: Sendable {
+    /// The dialect. A dialect holds no state, so a ``Column`` carries its type alone (two words
+    /// copied without reference counting, cheaper than an existential value in every column of
+    /// every query) and makes the dialect where it writes SQL.
+    init()
+
     /// The database's name, for messages.
     var name: String { get }
 
@@ -161,13 +167,4 @@ package enum TextPredicate: Sendable {
             true
         }
     }
-}
-
-/// The dialect that query closures and SQL builders are writing for right now.
-package enum CurrentDialect {
-    /// A task-local value rather than a parameter threaded through every `Column` operator:
-    /// query closures run synchronously inside `where`/`order` and SQL is built synchronously,
-    /// so a backend sets it around those calls (`CurrentDialect.$value.withValue(dialect) {...}`)
-    /// and SQLite's path, which never sets it, reads ``SQLiteDialect``.
-    @TaskLocal package static var value: any SQLDialect = SQLiteDialect()
 }

@@ -1,7 +1,8 @@
 import Foundation
 
 /// SQLite's SQL, which LiteRecord has always written: the dialect of every query that runs on
-/// a ``Database``, and the default of ``CurrentDialect/value``.
+/// a ``Database``, and the dialect of SQL built with no query to say otherwise (a `Condition`
+/// made outside a query's closure, a test's expression).
 package struct SQLiteDialect: SQLDialect {
     package init() {}
 

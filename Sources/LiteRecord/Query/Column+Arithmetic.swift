@@ -11,37 +11,40 @@ extension Column {
         let (stored, conversionError) = storedValue(value)
         return Column(
             sql: "\(stored)", columnName: nil, isNullable: stored.isNull, isJSON: false, collation: nil,
-            dateStorage: dateStorage, jsonPath: nil, error: error ?? conversionError)
+            dateStorage: dateStorage, jsonPath: nil, error: error ?? conversionError,
+            dialectType: dialectType)
     }
 }
 
-/// Builds an arithmetic expression over operands of a Swift numeric type, in the current
-/// dialect.
+/// Builds an arithmetic expression over operands of a Swift numeric type, in the left
+/// operand's dialect (both operands come from one query's closure, so they share it).
 enum ArithmeticExpression {
     static func combine<Left, Right, Result>(
         _ function: QueryFunctions.Arithmetic, _ left: Column<Left>, _ right: Column<Right>, number: Any.Type
     ) -> Column<Result> {
         let sql: SQL
         do {
-            sql = try CurrentDialect.value.arithmetic(function, left.sql, right.sql, number: number)
+            sql = try left.dialect.arithmetic(function, left.sql, right.sql, number: number)
         } catch {
-            return Column<Result>(failure: left.error ?? right.error ?? error)
+            return left.failed(left.error ?? right.error ?? error)
         }
         return Column<Result>(
             sql: sql, columnName: nil, isNullable: left.isNullable || right.isNullable, isJSON: false,
-            collation: nil, dateStorage: left.dateStorage, jsonPath: nil, error: left.error ?? right.error)
+            collation: nil, dateStorage: left.dateStorage, jsonPath: nil, error: left.error ?? right.error,
+            dialectType: left.dialectType)
     }
 
     static func negate<Operand, Result>(_ operand: Column<Operand>, number: Any.Type) -> Column<Result> {
         let sql: SQL
         do {
-            sql = try CurrentDialect.value.arithmetic(.negate, operand.sql, nil, number: number)
+            sql = try operand.dialect.arithmetic(.negate, operand.sql, nil, number: number)
         } catch {
-            return Column<Result>(failure: operand.error ?? error)
+            return operand.failed(operand.error ?? error)
         }
         return Column<Result>(
             sql: sql, columnName: nil, isNullable: operand.isNullable, isJSON: false, collation: nil,
-            dateStorage: operand.dateStorage, jsonPath: nil, error: operand.error)
+            dateStorage: operand.dateStorage, jsonPath: nil, error: operand.error,
+            dialectType: operand.dialectType)
     }
 
     /// The error of arithmetic on a type that is neither integer nor floating point.

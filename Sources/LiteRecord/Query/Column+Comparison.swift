@@ -42,12 +42,12 @@ extension Column where Value: Encodable {
 
     /// Equal, NULL-safe: matches NULL when `value` is `nil`.
     public static func == (lhs: Column, rhs: Value) -> Condition {
-        lhs.compare(lhs.isNullable ? CurrentDialect.value.nullSafeEqual : "=", rhs)
+        lhs.compare(lhs.isNullable ? lhs.dialect.nullSafeEqual : "=", rhs)
     }
 
     /// Not equal, NULL-safe: an optional column holding NULL is not equal to a value.
     public static func != (lhs: Column, rhs: Value) -> Condition {
-        lhs.compare(lhs.isNullable ? CurrentDialect.value.nullSafeNotEqual : "<>", rhs)
+        lhs.compare(lhs.isNullable ? lhs.dialect.nullSafeNotEqual : "<>", rhs)
     }
 
     /// Whether the value is one of `values`: `$0.score.in([1, 2, 3])`.
@@ -64,7 +64,7 @@ extension Column where Value: Encodable {
             candidates.append(stored)
         }
         guard !candidates.isEmpty else {
-            return Condition(SQL(CurrentDialect.value.falseCondition), error: error)
+            return Condition(SQL(dialect.falseCondition), error: error)
         }
         let hasNull = candidates.contains(.null)
         let nonNull = candidates.filter { !$0.isNull }
@@ -167,11 +167,11 @@ extension Column where Value: Comparable {
 extension Column where Value: Equatable {
     /// Equal, NULL-safe, by exact bytes: `$0.home == $0.away`.
     public static func == (lhs: Column, rhs: Column) -> Condition {
-        lhs.compare(CurrentDialect.value.nullSafeEqual, rhs)
+        lhs.compare(lhs.dialect.nullSafeEqual, rhs)
     }
     /// Not equal, NULL-safe.
     public static func != (lhs: Column, rhs: Column) -> Condition {
-        lhs.compare(CurrentDialect.value.nullSafeNotEqual, rhs)
+        lhs.compare(lhs.dialect.nullSafeNotEqual, rhs)
     }
 }
 
@@ -231,19 +231,19 @@ extension Column where Value: OptionalProtocol, Value.Wrapped: Comparable {
 extension Column where Value: OptionalProtocol, Value.Wrapped: Equatable {
     /// Equal, NULL-safe, as Swift compares `level == bonus` with `bonus` optional.
     public static func == (lhs: Column, rhs: Column<Value.Wrapped>) -> Condition {
-        lhs.compare(CurrentDialect.value.nullSafeEqual, rhs)
+        lhs.compare(lhs.dialect.nullSafeEqual, rhs)
     }
     /// Not equal, NULL-safe.
     public static func != (lhs: Column, rhs: Column<Value.Wrapped>) -> Condition {
-        lhs.compare(CurrentDialect.value.nullSafeNotEqual, rhs)
+        lhs.compare(lhs.dialect.nullSafeNotEqual, rhs)
     }
     /// Equal, NULL-safe.
     public static func == (lhs: Column<Value.Wrapped>, rhs: Column) -> Condition {
-        lhs.compare(CurrentDialect.value.nullSafeEqual, rhs)
+        lhs.compare(lhs.dialect.nullSafeEqual, rhs)
     }
     /// Not equal, NULL-safe.
     public static func != (lhs: Column<Value.Wrapped>, rhs: Column) -> Condition {
-        lhs.compare(CurrentDialect.value.nullSafeNotEqual, rhs)
+        lhs.compare(lhs.dialect.nullSafeNotEqual, rhs)
     }
 }
 

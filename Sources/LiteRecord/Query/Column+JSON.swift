@@ -7,14 +7,14 @@ extension Column where Value: Collection {
     /// The number of elements of an array or dictionary stored as JSON: `$0.tags.count > 2`.
     public var count: Column<Int> {
         guard (isJSON || jsonPath != nil) && !(Value.self is any StringProtocol.Type) else {
-            return Column<Int>(
-                failure: error
+            return failed(
+                error
                     ?? SchemaError(
                         "count of \(sql.text) (\(Value.self)) cannot be computed in SQL: only arrays and "
                             + "dictionaries stored as JSON have a count"))
         }
         let isObject = Value.self is any JSONObjectCollection.Type
-        return derived(CurrentDialect.value.jsonCount(of: self, isObject: isObject), isNullable: false)
+        return derived(dialect.jsonCount(of: self, isObject: isObject), isNullable: false)
     }
 
     /// Whether the array is empty.
@@ -26,7 +26,7 @@ extension Column where Value: Collection, Value.Element: Encodable {
     ///
     /// - Parameter element: The element to look for.
     public func contains(_ element: Value.Element) -> Condition {
-        let (condition, conversionError) = CurrentDialect.value.jsonArray(self, containing: element)
+        let (condition, conversionError) = dialect.jsonArray(self, containing: element)
         return Condition(condition, error: error ?? conversionError)
     }
 }
@@ -40,7 +40,7 @@ extension Column {
     public subscript<Element>(key: String) -> Column<Element?> where Value == [String: Element] {
         do {
             let member: Column<Element?> = try jsonMember([key], keyPathText: "[\(key.debugDescription)]")
-            if CurrentDialect.value.jsonPathsNameAnyKey { return member }
+            if dialect.jsonPathsNameAnyKey { return member }
             // A JSON path cannot name a key holding `"` (nor, before SQLite 3.45, a control character).
             guard key.unicodeScalars.contains(where: { $0 == "\"" || $0.value < 0x20 }),
                 let (column, path) = jsonPath ?? columnName.map({ ($0, "$") })
@@ -49,7 +49,7 @@ extension Column {
                 "(SELECT value FROM json_each(\(SQL(SQL.quoteIdentifier(column))), \(path)) WHERE key = \(key))",
                 isNullable: true)
         } catch {
-            return Column<Element?>(failure: error)
+            return failed(error)
         }
     }
 }
@@ -69,13 +69,13 @@ extension Column where Value: Collection {
     public func contains(where predicate: (Column<Value.Element>) -> Condition) -> Condition {
         guard (isJSON || jsonPath != nil) && !(Value.self is any StringProtocol.Type) else {
             return Condition(
-                SQL(CurrentDialect.value.falseCondition),
+                SQL(dialect.falseCondition),
                 error: error
                     ?? SchemaError(
                         "contains(where:) on \(sql.text) (\(Value.self)) cannot be computed in SQL: only "
                             + "arrays stored as JSON have elements there"))
         }
-        let dialect = CurrentDialect.value
+        let dialect = self.dialect
         let source = dialect.jsonElements(of: self)
         // The element gets a name of its own, one per nesting level: a bare `value` inside a
         // nested json_each() would name that json_each's own column, not the outer element.
@@ -87,7 +87,7 @@ extension Column where Value: Collection {
         let elementSQL = dialect.jsonElement(named: name, type: Value.Element.self)
         let element = Column<Value.Element>(
             sql: elementSQL, columnName: name, isNullable: true, isJSON: true,
-            collation: nil, dateStorage: .text, jsonPath: nil, error: nil)
+            collation: nil, dateStorage: .text, jsonPath: nil, error: nil, dialectType: dialectType)
         let condition = predicate(element)
         var elements: SQL = "(SELECT value AS \(SQL(SQL.quoteIdentifier(name))) FROM \(source))"
         if dialect.namesDerivedTables { elements.append(" AS \(SQL(SQL.quoteIdentifier(name + "_rows")))") }
@@ -112,17 +112,16 @@ extension Column where Value: OptionalProtocol {
     }
 
     private func optionalMember<Member, Result>(_ keyPath: KeyPath<Value.Wrapped, Member>) -> Column<Result> {
-        if let error { return Column<Result>(failure: error) }
+        if let error { return failed(error) }
         let keyPathText = String(describing: keyPath)
         guard let path = PropertyPath.resolve(keyPath as PartialKeyPath<Value.Wrapped>) else {
-            return Column<Result>(
-                failure: SchemaError(
-                    "\(keyPathText) is not a stored property, so it cannot be read from JSON"))
+            return failed(
+                SchemaError("\(keyPathText) is not a stored property, so it cannot be read from JSON"))
         }
         do {
             return try jsonMember(path.names, keyPathText: keyPathText)
         } catch {
-            return Column<Result>(failure: error)
+            return failed(error)
         }
     }
 }

@@ -16,7 +16,7 @@ extension Column where Value: Encodable {
     /// - Returns: The condition.
     @_disfavoredOverload
     public static func == (lhs: Column, rhs: Value?) -> Condition {
-        guard let rhs else { return Condition(SQL(CurrentDialect.value.falseCondition), error: lhs.error) }
+        guard let rhs else { return Condition(SQL(lhs.dialect.falseCondition), error: lhs.error) }
         return lhs == rhs
     }
 
@@ -30,7 +30,7 @@ extension Column where Value: Encodable {
     @_disfavoredOverload
     public static func != (lhs: Column, rhs: Value?) -> Condition {
         guard let rhs else {
-            let alwaysTrue = "NOT " + CurrentDialect.value.falseCondition
+            let alwaysTrue = "NOT " + lhs.dialect.falseCondition
             return Condition(SQL(alwaysTrue), error: lhs.error)
         }
         return lhs != rhs

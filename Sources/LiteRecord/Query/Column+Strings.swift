@@ -5,10 +5,10 @@ import Foundation
 // optional column `nil` never matches a predicate, and `!` of a predicate matches `nil`.
 
 extension Column {
-    /// A text predicate over this column, in the current dialect; `guardingNull` makes it false
+    /// A text predicate over this column, in its dialect; `guardingNull` makes it false
     /// for NULL (not NULL).
     fileprivate func textPredicate(_ kind: TextPredicate, _ text: String, guardingNull: Bool) -> Condition {
-        let predicate = CurrentDialect.value.textPredicate(kind, column: sql, value: .text(text))
+        let predicate = dialect.textPredicate(kind, column: sql, value: .text(text))
         guard guardingNull else { return Condition("(\(predicate))", error: error) }
         return Condition("(\(sql) IS NOT NULL AND \(predicate))", error: error)
     }
@@ -24,7 +24,7 @@ extension Column {
 
     fileprivate func containsCondition(_ other: String, guardingNull: Bool) -> Condition {
         // Foundation's `contains("")` is false (instr() finds the empty text everywhere).
-        guard !other.isEmpty else { return Condition(SQL(CurrentDialect.value.falseCondition), error: error) }
+        guard !other.isEmpty else { return Condition(SQL(dialect.falseCondition), error: error) }
         return textPredicate(.contains, other, guardingNull: guardingNull)
     }
 
@@ -38,7 +38,7 @@ extension Column {
     }
 
     fileprivate func caseInsensitiveContainsCondition(_ other: String, guardingNull: Bool) -> Condition {
-        guard !other.isEmpty else { return Condition(SQL(CurrentDialect.value.falseCondition), error: error) }
+        guard !other.isEmpty else { return Condition(SQL(dialect.falseCondition), error: error) }
         return textPredicate(.caseInsensitiveContains, other, guardingNull: guardingNull)
     }
 
@@ -46,12 +46,12 @@ extension Column {
         textPredicate(.caseInsensitiveEquals, other, guardingNull: guardingNull)
     }
 
-    /// A text function of this column, in the current dialect.
+    /// A text function of this column, in its dialect.
     fileprivate func textFunction<T>(_ function: QueryFunctions.Text) -> Column<T> {
         do {
-            return derived(try CurrentDialect.value.textFunction(function, of: sql))
+            return derived(try dialect.textFunction(function, of: sql))
         } catch {
-            return Column<T>(failure: self.error ?? error)
+            return failed(self.error ?? error)
         }
     }
 }

@@ -8,6 +8,8 @@ import Foundation
 public struct Columns<M: Model> {
     let table: Result<TableSchema, any Error>
     let dateStorage: DateStorage
+    /// The dialect of the query that made the proxy, which every column it gives carries.
+    let dialectType: any SQLDialect.Type
 
     /// The column of a stored property.
     public subscript<Value>(dynamicMember keyPath: KeyPath<M, Value>) -> Column<Value> {
@@ -20,16 +22,17 @@ public struct Columns<M: Model> {
             }
             let column = try table.column(for: path, keyPathDescription: keyPathText)
             let base = Column<Value>(
-                sql: column.queryExpression, columnName: column.name,
+                sql: column.queryExpression(in: dialectType.init()), columnName: column.name,
                 isNullable: column.isOptional,
                 isJSON: column.isJSON, collation: column.collation,
-                dateStorage: table.columnDateStorage[column.name] ?? dateStorage, jsonPath: nil, error: nil)
+                dateStorage: table.columnDateStorage[column.name] ?? dateStorage, jsonPath: nil, error: nil,
+                dialectType: dialectType)
             guard path.names.count > 1 else { return base }
             let keys = try JSONMemberKeys.keys(
                 along: path.names, from: M.self, skipping: 1, keyPathText: keyPathText)
             return try base.jsonMember(keys, keyPathText: keyPathText)
         } catch {
-            return Column(failure: error)
+            return Column(failure: error, dialectType: dialectType)
         }
     }
 }
@@ -52,10 +55,14 @@ public struct Column<Value>: Sendable {
     package let jsonPath: (column: String, path: String)?
     /// A problem found while building the expression, thrown when the query runs.
     let error: (any Error)?
+    /// The dialect of the query whose closure made the column (see ``Columns``): every
+    /// operator builds its SQL in it, and so does every column derived from this one.
+    let dialectType: any SQLDialect.Type
 
     init(
         sql: SQL, columnName: String?, isNullable: Bool, isJSON: Bool, collation: Collation?,
-        dateStorage: DateStorage, jsonPath: (column: String, path: String)?, error: (any Error)?
+        dateStorage: DateStorage, jsonPath: (column: String, path: String)?, error: (any Error)?,
+        dialectType: any SQLDialect.Type
     ) {
         self.sql = sql
         self.columnName = columnName
@@ -65,37 +72,45 @@ public struct Column<Value>: Sendable {
         self.dateStorage = dateStorage
         self.jsonPath = jsonPath
         self.error = error
+        self.dialectType = dialectType
     }
 
-    init(failure: any Error) {
+    init(failure: any Error, dialectType: any SQLDialect.Type) {
         self.init(
             sql: SQL("NULL"), columnName: nil, isNullable: true, isJSON: false, collation: nil,
             dateStorage: .text,
-            jsonPath: nil, error: failure)
+            jsonPath: nil, error: failure, dialectType: dialectType)
     }
 
-    /// An expression derived from this one (same error, no longer a plain column).
+    /// The dialect the column's operators write their SQL in.
+    var dialect: any SQLDialect { dialectType.init() }
+
+    /// A column that failed with `failure`, in this column's dialect.
+    func failed<T>(_ failure: any Error) -> Column<T> {
+        Column<T>(failure: failure, dialectType: dialectType)
+    }
+
+    /// An expression derived from this one (same error and dialect, no longer a plain column).
     func derived<T>(_ sql: SQL, isNullable: Bool? = nil, isJSON: Bool = false) -> Column<T> {
         Column<T>(
             sql: sql, columnName: nil, isNullable: isNullable ?? self.isNullable, isJSON: isJSON,
             collation: nil,
-            dateStorage: dateStorage, jsonPath: nil, error: error)
+            dateStorage: dateStorage, jsonPath: nil, error: error, dialectType: dialectType)
     }
 
     /// A member of the JSON value held by this column: `$0.stats.wins`.
     public subscript<Member>(dynamicMember keyPath: KeyPath<Value, Member>) -> Column<Member> {
-        if let error { return Column<Member>(failure: error) }
+        if let error { return failed(error) }
         let keyPathText = String(describing: keyPath)
         guard let path = PropertyPath.resolve(keyPath as PartialKeyPath<Value>) else {
-            return Column<Member>(
-                failure: SchemaError(
-                    "\(keyPathText) is not a stored property, so it cannot be read from JSON"))
+            return failed(
+                SchemaError("\(keyPathText) is not a stored property, so it cannot be read from JSON"))
         }
         do {
             let keys = try JSONMemberKeys.keys(along: path.names, from: Value.self, keyPathText: keyPathText)
             return try jsonMember(keys, keyPathText: keyPathText)
         } catch {
-            return Column<Member>(failure: error)
+            return failed(error)
         }
     }
 
@@ -114,11 +129,12 @@ public struct Column<Value>: Sendable {
         }
         let path = basePath + names.map { "." + JSONPathText.quote($0) }.joined()
         return Column<Member>(
-            sql: CurrentDialect.value.jsonMember(
+            sql: dialect.jsonMember(
                 column: column, path: path, keys: jsonKeys(base: basePath, adding: names),
                 memberType: Member.self),
             columnName: nil, isNullable: true,
-            isJSON: false, collation: nil, dateStorage: .text, jsonPath: (column, path), error: nil)
+            isJSON: false, collation: nil, dateStorage: .text, jsonPath: (column, path), error: nil,
+            dialectType: dialectType)
     }
 
     /// The member names of a JSON path: those of `base` (SQLite path text as ``JSONPathText``

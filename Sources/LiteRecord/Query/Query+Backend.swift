@@ -1,9 +1,10 @@
 // What another backend (LiteRecordPostgres) needs from a query: a query with no SQLite context,
-// and its SQL, built by the same code as SQLite's while `CurrentDialect.value` is the backend's.
+// and its SQL, built by the same code as SQLite's in the dialect the query carries (its
+// backend's, `QueryBackend.dialect`).
 // Package access: LiteRecord's public API does not grow.
 
 extension Query {
-    /// The query's SELECT of `selection` (`*`, `count(*)`), in the current dialect.
+    /// The query's SELECT of `selection` (`*`, `count(*)`), in the query's dialect.
     ///
     /// - Parameter selection: The selected columns or aggregate, as SQL.
     /// - Returns: The SQL and its arguments.
@@ -17,7 +18,7 @@ extension Query {
 
 extension Query {
     /// The query's count of the rows it returns (after `limit` and `offset`), or of its groups
-    /// when grouped, in the current dialect.
+    /// when grouped, in the query's dialect.
     ///
     /// A group's rows are selected by its grouping columns: another database may select nothing
     /// else from a group (SQLite takes any row's values, which does not change the count).
@@ -39,7 +40,7 @@ extension Projection {
     /// The query whose rows the projection selects from.
     package var backendQuery: Query<M> { query }
 
-    /// The projection's SELECT in the current dialect: the columns it selects, from the rows of
+    /// The projection's SELECT in the query's dialect: the columns it selects, from the rows of
     /// its query.
     ///
     /// - Parameter firstRowOnly: Whether to return the first row only, as `fetchOne()` does
@@ -56,7 +57,7 @@ extension Projection {
 }
 
 extension Query {
-    /// The query's `UPDATE` setting `assignments` on the matching rows, in the current dialect,
+    /// The query's `UPDATE` setting `assignments` on the matching rows, in the query's dialect,
     /// or `nil` when there is nothing to set.
     ///
     /// With a limit or an offset the rows are chosen by `rowIdentity` (the column that names a
@@ -81,7 +82,7 @@ extension Query {
         return sql
     }
 
-    /// The query's `DELETE` of the matching rows, in the current dialect (rows chosen as
+    /// The query's `DELETE` of the matching rows, in the query's dialect (rows chosen as
     /// ``backendUpdateSQL(_:rowIdentity:)`` chooses them).
     ///
     /// - Parameter rowIdentity: The expression naming one row of the table.
@@ -99,7 +100,7 @@ extension Query {
         if let fts5 = fullTextMatch?.terms.lazy.compactMap(\.fts5Query).first {
             // FTS5's query language is another database's own (`OR`, `swi*`, `NEAR`, `column:`),
             // and a translation would be wrong on some text: refuse it.
-            let database = CurrentDialect.value.name
+            let database = dialect.name
             throw SchemaError(
                 "matching(fts5Query:) takes SQLite's FTS5 query syntax, which \(database) does not read "
                     + "(\(fts5)); use matching(_:), or where(sql:) with \(database)'s own search syntax")
@@ -120,7 +121,7 @@ extension Query {
 
 extension Query {
     /// The query's aggregate of one column (`sum`, `min`, `max`, `avg`) over the rows it
-    /// returns, in the current dialect.
+    /// returns, in the query's dialect.
     ///
     /// The dialect reads the result as the column's Swift type decodes it
     /// (``SQLDialect/aggregateResult(_:function:resultType:)``).
@@ -140,7 +141,7 @@ extension Query {
             throw SchemaError("\(function)() of a grouped query has one value per group")
         }
         let table = try backendTable()
-        let aggregate = CurrentDialect.value.aggregateResult(
+        let aggregate = dialect.aggregateResult(
             function == "min" || function == "max"
                 ? selected.extremumSQL(function) : "\(SQL(function))(\(selected.sql))",
             function: function, resultType: resultType)
@@ -152,7 +153,7 @@ extension Query {
 
 extension Query {
     /// The query selecting, beside each model's columns, a snippet of an indexed property (as
-    /// the dialect's ``SQLDialect/fullTextSelection(_:of:table:)`` selects it), in the current
+    /// the dialect's ``SQLDialect/fullTextSelection(_:of:table:)`` selects it), in the query's
     /// dialect.
     ///
     /// - Parameters:

@@ -49,7 +49,7 @@ extension Query {
     ///   constraint violation (nothing is changed then).
     @discardableResult
     public func updateAll(_ assignments: (Columns<M>) -> [ColumnAssignment]) throws -> Int {
-        let sets = inDialect { assignments(columns) }
+        let sets = assignments(columns)
         if let error = sets.lazy.compactMap(\.error).first { throw error }
         guard let first = sets.first else { return 0 }
         if let backend { return try backend.updateAll(self, sets) }

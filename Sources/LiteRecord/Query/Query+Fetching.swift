@@ -120,7 +120,7 @@ extension Query {
     )
         throws -> T?
     {
-        let selected = inDialect { column(columns) }
+        let selected = column(columns)
         if let error = selected.error { throw error }
         guard groupKeys.isEmpty else {
             // One value per group: a scalar would silently be the first group's.

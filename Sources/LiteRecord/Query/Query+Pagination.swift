@@ -14,6 +14,8 @@ struct OrderingKey {
     let dateStorage: DateStorage
     /// How the column's values compare (dates as instants, UUIDs as bytes, decimals by value).
     let comparison: StoredComparison
+    /// The dialect of the query the sort term belongs to, which its cursor conditions are in.
+    let dialectType: any SQLDialect.Type
 
     /// `column op value`, where `value` is the column's stored form (as the row encoder writes it),
     /// compared the way the column's values compare.
@@ -30,7 +32,7 @@ struct OrderingKey {
     private func column<Value>(_ type: Value.Type) -> Column<Value> {
         Column(
             sql: sql, columnName: columnName, isNullable: true, isJSON: isJSON, collation: collation,
-            dateStorage: dateStorage, jsonPath: nil, error: nil)
+            dateStorage: dateStorage, jsonPath: nil, error: nil, dialectType: dialectType)
     }
 }
 
@@ -43,8 +45,9 @@ extension Column {
             columnName: columnName, sql: sql, isDescending: descending,
             // The default: where NULLs sort in the dialect (SQLite: they are the smallest values).
             nullsFirst: nulls.map { $0 == .first }
-                ?? (CurrentDialect.value.sortsNullsFirst ? !descending : descending),
-            isJSON: isJSON, collation: collation, dateStorage: dateStorage, comparison: storedComparison)
+                ?? (dialect.sortsNullsFirst ? !descending : descending),
+            isJSON: isJSON, collation: collation, dateStorage: dateStorage, comparison: storedComparison,
+            dialectType: dialectType)
     }
 
     /// `column op value` for a cursor's stored value of this column.
@@ -53,7 +56,7 @@ extension Column {
         // funnel applies (literecord_instant for dates, literecord_uuid, the decimal collation).
         let cursor = Column(
             sql: "\(value)", columnName: columnName, isNullable: value.isNull, isJSON: isJSON,
-            collation: nil, dateStorage: dateStorage, jsonPath: nil, error: nil)
+            collation: nil, dateStorage: dateStorage, jsonPath: nil, error: nil, dialectType: dialectType)
         if let condition = storedValueCondition(op, cursor) { return condition }
         // A plain column compares with its own collation, as ORDER BY sorts it: a binary
         // comparison would disagree with a `COLLATE NOCASE` order and skip rows.
@@ -103,10 +106,6 @@ extension Query {
     ///   plain column of the model (an expression, a JSON member) or the model has no primary
     ///   key, and when `limit` is negative.
     public func page(after cursor: M?, limit: Int) -> Query {
-        inDialect { pageInDialect(after: cursor, limit: limit) }
-    }
-
-    private func pageInDialect(after cursor: M?, limit: Int) -> Query {
         var copy = self
         copy.limitCount = limit
         copy.offsetCount = nil
@@ -120,10 +119,10 @@ extension Query {
             copy.orderings.append(keyOrdering)
             if let cursor {
                 let row = try table.rowEncoder(dateStorage: dateStorage).encode(cursor)
-                copy.conditions.append(Self.after(cursorValues: row, keys: keys))
+                copy.conditions.append(Self.after(cursorValues: row, keys: keys, dialect: dialect))
             }
         } catch {
-            copy.conditions.append(Condition(SQL(CurrentDialect.value.falseCondition), error: error))
+            copy.conditions.append(Condition(SQL(dialect.falseCondition), error: error))
         }
         return copy
     }
@@ -171,22 +170,26 @@ extension Query {
         _ type: Value.Type, _ name: String, _ column: TableSchema.Column?, _ table: TableSchema
     ) -> Column<Value> {
         Column(
-            sql: column?.queryExpression ?? SQL(SQL.quoteIdentifier(name)), columnName: name,
+            sql: column?.queryExpression(in: dialect) ?? SQL(SQL.quoteIdentifier(name)), columnName: name,
             isNullable: column?.isOptional ?? true,
             isJSON: false, collation: column?.collation,
-            dateStorage: table.columnDateStorage[name] ?? dateStorage, jsonPath: nil, error: nil)
+            dateStorage: table.columnDateStorage[name] ?? dateStorage, jsonPath: nil, error: nil,
+            dialectType: dialectType)
     }
 
     /// The rows that come after the cursor in the sort order: after on the first key, or equal on
-    /// it and after on the rest (NULL-safe, with each key's direction and NULL placement).
-    private static func after(cursorValues row: EncodedRow, keys: [OrderingKey]) -> Condition {
+    /// it and after on the rest (NULL-safe, with each key's direction and NULL placement), in the
+    /// query's dialect.
+    private static func after(
+        cursorValues row: EncodedRow, keys: [OrderingKey], dialect: any SQLDialect
+    ) -> Condition {
         var rest: Condition?  // nil: false (nothing comes after the cursor on no more keys)
         for key in keys.reversed() {
             // A column the encoder left out (a nil optional) holds NULL.
             let value = row.columns.firstIndex(of: key.columnName).map { row.values[$0] } ?? .null
             let same =
                 value.isNull
-                ? Condition("(\(key.sql) IS NULL)") : key.compare(CurrentDialect.value.nullSafeEqual, value)
+                ? Condition("(\(key.sql) IS NULL)") : key.compare(dialect.nullSafeEqual, value)
             let after: Condition?
             if value.isNull {
                 after = key.nullsFirst ? Condition("(\(key.sql) IS NOT NULL)") : nil
@@ -202,6 +205,6 @@ extension Query {
             case (nil, nil): rest = nil
             }
         }
-        return rest ?? Condition(SQL(CurrentDialect.value.falseCondition))
+        return rest ?? Condition(SQL(dialect.falseCondition))
     }
 }

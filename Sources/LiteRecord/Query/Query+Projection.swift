@@ -30,10 +30,10 @@ extension Column {
         derived(aggregate("avg(\(sql))", function: "avg"), isNullable: true)
     }
 
-    /// The aggregate as the Swift type it decodes to, in the current dialect (see
+    /// The aggregate as the Swift type it decodes to, in the column's dialect (see
     /// `SQLDialect.aggregateResult`).
     private func aggregate(_ sql: SQL, function: String) -> SQL {
-        CurrentDialect.value.aggregateResult(sql, function: function, resultType: Value.self)
+        dialect.aggregateResult(sql, function: function, resultType: Value.self)
     }
 }
 
@@ -42,7 +42,7 @@ extension Columns {
     public var rowCount: Column<Int> {
         Column(
             sql: "count(*)", columnName: nil, isNullable: false, isJSON: false, collation: nil,
-            dateStorage: dateStorage, jsonPath: nil, error: nil)
+            dateStorage: dateStorage, jsonPath: nil, error: nil, dialectType: dialectType)
     }
 }
 
@@ -118,7 +118,7 @@ public struct Projection<M: Model, T: Decodable>: Sendable {
     /// The SELECT this projection runs, with its arguments.
     public var sqlDescription: String {
         do {
-            if query.backend != nil { return try query.inDialect { try backendSelectSQL() }.description }
+            if query.backend != nil { return try backendSelectSQL().description }
             let table = try TableSchemaCache.schema(for: M.self)
             return query.selectSQL(try selectionSQL(table), table: table).description
         } catch {
@@ -145,7 +145,7 @@ extension Query {
     public func select<T: Decodable>(
         _ type: T.Type, _ selection: (Columns<M>) -> [SelectedColumn]
     ) -> Projection<M, T> {
-        Projection(query: self, selection: inDialect { selection(columns) })
+        Projection(query: self, selection: selection(columns))
     }
 
     /// Groups the rows by one or more columns, for aggregates in ``select(_:_:)``.

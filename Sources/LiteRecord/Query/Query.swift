@@ -62,12 +62,13 @@ public struct Query<M: Model>: Sendable {
         self.dateStorage = dateStorage
     }
 
-    /// A query that runs nowhere, for its SQL alone (`Query+Backend.swift`), built in the dialect
-    /// current where each part is built.
+    /// A query that runs nowhere, for its SQL alone (`Query+Backend.swift`), built in `dialect`.
     ///
-    /// - Parameter dateStorage: How dates are stored.
-    package init(backendWithDateStorage dateStorage: DateStorage) {
-        self.target = .detached
+    /// - Parameters:
+    ///   - dateStorage: How dates are stored.
+    ///   - dialect: The SQL dialect the query and its closures are built in.
+    package init(backendWithDateStorage dateStorage: DateStorage, dialect: any SQLDialect) {
+        self.target = .detached(type(of: dialect))
         self.dateStorage = dateStorage
     }
 
@@ -94,8 +95,12 @@ public struct Query<M: Model>: Sendable {
         return copy
     }
 
+    /// The columns the query's closures receive, in the query's dialect: a condition or an
+    /// ordering is built in the SQL of the database that runs it, whichever task builds it.
     var columns: Columns<M> {
-        Columns(table: Result { try TableSchemaCache.schema(for: M.self) }, dateStorage: dateStorage)
+        Columns(
+            table: Result { try TableSchemaCache.schema(for: M.self) }, dateStorage: dateStorage,
+            dialectType: dialectType)
     }
 
     /// Keeps the rows for which the condition holds (several `where` calls must all hold).
@@ -104,7 +109,7 @@ public struct Query<M: Model>: Sendable {
     /// - Returns: The narrowed query.
     public func `where`(_ condition: (Columns<M>) -> Condition) -> Query {
         var copy = self
-        copy.conditions.append(inDialect { condition(columns) })
+        copy.conditions.append(condition(columns))
         return copy
     }
 
@@ -125,7 +130,7 @@ public struct Query<M: Model>: Sendable {
     /// - Returns: The sorted query.
     public func order(_ ordering: (Columns<M>) -> Ordering) -> Query {
         var copy = self
-        copy.orderings = [inDialect { ordering(columns) }]
+        copy.orderings = [ordering(columns)]
         return copy
     }
 
@@ -188,7 +193,7 @@ public struct Query<M: Model>: Sendable {
 
     func whereClause() -> SQL {
         // A dialect may search in the WHERE (a condition on the table's own search column).
-        let search = fullTextMatch == nil ? nil : CurrentDialect.value.fullTextCondition(of: self)
+        let search = fullTextMatch == nil ? nil : dialect.fullTextCondition(of: self)
         guard let first = search ?? conditions.first?.sql else { return "" }
         let rest = search == nil ? conditions.dropFirst() : conditions[...]
         let combined = rest.reduce(first) { "\($0) AND \($1.sql)" }
@@ -208,7 +213,7 @@ public struct Query<M: Model>: Sendable {
             return " LIMIT \(limitCount)"
         }
         if let offsetCount {
-            return " LIMIT \(SQL(CurrentDialect.value.unboundedLimit)) OFFSET \(offsetCount)"
+            return " LIMIT \(SQL(dialect.unboundedLimit)) OFFSET \(offsetCount)"
         }
         return ""
     }
@@ -216,7 +221,7 @@ public struct Query<M: Model>: Sendable {
     /// `SELECT <selection> FROM table WHERE ... ORDER BY ... LIMIT ...`
     func selectSQL(_ selection: SQL, table: TableSchema, ordered: Bool = true, limited: Bool = true) -> SQL {
         if isDistinct, ordered, !orderings.isEmpty, selection.text == "*",
-            CurrentDialect.value.ordersDistinctRowsOutside
+            dialect.ordersDistinctRowsOutside
         {
             // A dialect that orders DISTINCT rows only by selected values: sort and limit the
             // distinct rows outside, by the same terms over the same column names.
@@ -243,7 +248,7 @@ public struct Query<M: Model>: Sendable {
     /// The SELECT this query runs, with its arguments, for debugging and tests.
     public var sqlDescription: String {
         do {
-            if backend != nil { return try inDialect { try backendSelectSQL("*") }.description }
+            if backend != nil { return try backendSelectSQL("*").description }
             if let buildError { throw buildError }
             let table = try TableSchemaCache.schema(for: M.self)
             return selectSQL("*", table: table).description

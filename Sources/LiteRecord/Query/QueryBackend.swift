@@ -11,7 +11,7 @@
 /// builds in ``dialect`` (`Query+Backend.swift`), and answers as SQLite does: a model table
 /// that does not exist yet reads as empty.
 package protocol QueryBackend: Sendable {
-    /// The SQL the backend speaks, which query closures are built in.
+    /// The SQL the backend speaks, which a query built on it carries and its closures are built in.
     var dialect: any SQLDialect { get }
 
     /// Every model the query matches, in its order.
@@ -65,13 +65,10 @@ extension Query {
     /// to create or check them before it runs.
     package var backendRelatedModels: [any Model.Type] { relatedTables.map(\.model) }
 
-    /// Runs `build`, which builds part of the query (a condition, an ordering, SQL), in the
-    /// dialect of the database the query runs on.
-    func inDialect<T>(_ build: () throws -> T) rethrows -> T {
-        guard let dialect = target.backend?.dialect, type(of: dialect) != type(of: CurrentDialect.value)
-        else {
-            return try build()
-        }
-        return try CurrentDialect.$value.withValue(dialect, operation: build)
-    }
+    /// The type of the SQL dialect of the database the query runs on, which its columns carry
+    /// (see ``Columns``): a backend's own, SQLite's otherwise.
+    package var dialectType: any SQLDialect.Type { target.dialectType }
+
+    /// The SQL dialect of the database the query runs on, which builds its SQL.
+    package var dialect: any SQLDialect { dialectType.init() }
 }

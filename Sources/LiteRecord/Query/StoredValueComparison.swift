@@ -34,7 +34,7 @@ extension Column {
     /// The comparison rule of this column (see ``StoredComparison``).
     var storedComparison: StoredComparison {
         // A dialect whose columns hold what LiteRecord wrote in one form compares values as stored.
-        if CurrentDialect.value.comparesStoredFormsPlainly { return .plain }
+        if dialect.comparesStoredFormsPlainly { return .plain }
         if jsonPath != nil { return .jsonMember }
         // Expressions (aggregates, arithmetic) keep SQLite's own rules.
         guard columnName != nil else { return .plain }
@@ -69,7 +69,7 @@ extension Column {
             // The extreme UUID's 16 bytes, which read back as a UUID.
             return "\(SQL(function))(\(orderingSQL))"
         case .plain, .jsonMember:
-            return "\(SQL(CurrentDialect.value.extremumFunction(function, of: Value.self)))(\(sql))"
+            return "\(SQL(dialect.extremumFunction(function, of: Value.self)))(\(sql))"
         }
     }
 

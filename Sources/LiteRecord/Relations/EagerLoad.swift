@@ -45,8 +45,9 @@ struct EagerLoad: Sendable {
 
     /// `SELECT` of every target row related to the roots whose keys are bound as one JSON
     /// array, narrowed and ordered by `children`; the result also holds, in `keyColumns`, the
-    /// root key each row belongs to.
-    func targetSQL(keys: String, conditions: [Condition], orderClause: SQL) -> (
+    /// root key each row belongs to. `dialect` is that of the children's query, which the
+    /// conditions and ordering are in.
+    func targetSQL(keys: String, conditions: [Condition], orderClause: SQL, dialect: any SQLDialect) -> (
         sql: SQL, keyColumns: [String]
     ) {
         func quoted(_ name: String) -> SQL { SQL(SQL.quoteIdentifier(name)) }
@@ -57,7 +58,7 @@ struct EagerLoad: Sendable {
             keyColumns = relation.targetColumns
             sql = "SELECT * FROM \(quoted(relation.target.tableName)) WHERE "
             sql.append(
-                CurrentDialect.value.keyMembership(
+                dialect.keyMembership(
                     relation.targetColumns.map(quoted), keys: keys, names: relation.targetColumns,
                     in: relation.target, forms: relation.keyForms))
             for condition in conditions { sql.append(" AND \(condition.sql)") }
@@ -74,10 +75,10 @@ struct EagerLoad: Sendable {
                 selection.append("\(junction).\(quoted(column)) AS \(quoted(keyColumns[index])), ")
             }
             // The junction's key to the target compared as a value: a UUID in any spelling.
-            var join = second.keysEqual(target: target, root: junction)
+            var join = second.keysEqual(target: target, root: junction, in: dialect)
             var targetSource = quoted(second.target.tableName)
             var prefix: SQL = ""
-            if second.comparesThroughFunction {
+            if second.comparesThroughFunction(in: dialect) {
                 // A date or decimal key compares through a function no index serves: the target's
                 // key values are computed once, in a materialized table SQLite indexes for the
                 // join, rather than once for every pair of junction and target rows.
@@ -95,7 +96,7 @@ struct EagerLoad: Sendable {
                 prefix = "WITH \(materialized) AS MATERIALIZED (SELECT \(keyed)* FROM \(targetSource)) "
                 targetSource = materialized
             }
-            let membership = CurrentDialect.value.keyMembership(
+            let membership = dialect.keyMembership(
                 first.targetColumns.map { "\(junction).\(quoted($0))" }, keys: keys,
                 names: first.targetColumns,
                 in: first.target, forms: first.keyForms)

@@ -83,18 +83,11 @@ extension Query {
         _ related: Related.Type, preferring preference: Relation.Preference, via: PropertyReference?,
         _ condition: (Columns<Related>) -> Condition, usage: String
     ) -> Query {
-        inDialect {
-            relatedFilterInDialect(related, preferring: preference, via: via, condition, usage: usage)
-        }
-    }
-
-    private func relatedFilterInDialect<Related: Model>(
-        _ related: Related.Type, preferring preference: Relation.Preference, via: PropertyReference?,
-        _ condition: (Columns<Related>) -> Condition, usage: String
-    ) -> Query {
+        // The related model's columns are in this query's dialect: the filter is part of it.
         let inner = condition(
             Columns(
-                table: Result { try TableSchemaCache.schema(for: Related.self) }, dateStorage: dateStorage))
+                table: Result { try TableSchemaCache.schema(for: Related.self) }, dateStorage: dateStorage,
+                dialectType: dialectType))
         var copy = self
         do {
             var relation = try Relation.resolve(
@@ -105,7 +98,7 @@ extension Query {
             // Keys compare as values, as `where` compares them: a UUID in any spelling.
             let sql = relation.exists(
                 target: alias, root: root, targetTable: SQL(SQL.quoteIdentifier(relation.target.tableName)),
-                where: inner.sql)
+                where: inner.sql, in: dialect)
             copy.conditions.append(Condition(sql, error: inner.error))
             copy.relatedTables.append(RelatedModelTable(Related.self))
         } catch {

@@ -67,7 +67,8 @@ public struct QueryIncludingAll<Root: Model, Target: Model>: Sendable {
     ) throws -> [(Root, [Target])] {
         guard slots.count > 0 else { return roots.map { ($0, []) } }
         let (sql, keyColumns) = load.targetSQL(
-            keys: slots.boundKeys, conditions: children.conditions, orderClause: children.orderClause())
+            keys: slots.boundKeys, conditions: children.conditions, orderClause: children.orderClause(),
+            dialect: children.dialect)
         let table = try TableSchemaCache.schema(for: Target.self)
         let groups: [[Target]] = try connection.readingRelatedTables(load.tables) {
             try connection.readingRelatedModelTables(children.relatedTables) {

@@ -69,9 +69,10 @@ package enum RelationKeyForm: Sendable, Equatable {
     ///
     /// For a UUID, `column IN (upper text, lower text, 16 bytes)` of `other`'s value, which an
     /// index on `column` serves; dates as instants and decimals by value on both sides (as
-    /// `where` compares two such columns); plain `=` otherwise.
-    func equality(_ column: SQL, _ other: SQL) -> SQL {
-        guard !CurrentDialect.value.comparesStoredFormsPlainly else { return "\(column) = \(other)" }
+    /// `where` compares two such columns); plain `=` otherwise, and in a dialect whose columns
+    /// hold one form.
+    func equality(_ column: SQL, _ other: SQL, in dialect: any SQLDialect) -> SQL {
+        guard !dialect.comparesStoredFormsPlainly else { return "\(column) = \(other)" }
         switch self {
         case .plain:
             return "\(column) = \(other)"
@@ -137,23 +138,23 @@ extension Relation {
     }
 
     /// SQL true when a row of the target (under `targetAlias`) and a row of the root (under
-    /// `rootAlias`) are related, their keys compared as values.
-    func keysEqual(target targetAlias: SQL, root rootAlias: SQL) -> SQL {
+    /// `rootAlias`) are related, their keys compared as values in `dialect`.
+    func keysEqual(target targetAlias: SQL, root rootAlias: SQL, in dialect: any SQLDialect) -> SQL {
         var sql: SQL = ""
         for (index, form) in keyForms.enumerated() {
             if index > 0 { sql.append(" AND ") }
             sql.append(
                 form.equality(
                     "\(targetAlias).\(SQL(SQL.quoteIdentifier(targetColumns[index])))",
-                    "\(rootAlias).\(SQL(SQL.quoteIdentifier(rootColumns[index])))"))
+                    "\(rootAlias).\(SQL(SQL.quoteIdentifier(rootColumns[index])))", in: dialect))
         }
         return sql
     }
 
     /// Whether a key compares through a function of the stored value (a date, a decimal), which
-    /// no index on the key column serves.
-    var comparesThroughFunction: Bool {
-        !CurrentDialect.value.comparesStoredFormsPlainly && keyForms.contains(where: \.convertsIntegers)
+    /// no index on the key column serves, in `dialect`.
+    func comparesThroughFunction(in dialect: any SQLDialect) -> Bool {
+        !dialect.comparesStoredFormsPlainly && keyForms.contains(where: \.convertsIntegers)
     }
 
     /// SQL true when the root row (under `rootAlias`) has a related row in the target table
@@ -162,10 +163,13 @@ extension Relation {
     /// A correlated `EXISTS` is looked up in the key's index; a date or decimal key compares
     /// through a function no index serves, so the related keys are gathered once
     /// (`key IN (SELECT ...)`), not scanned again for every root row.
-    func exists(target targetAlias: SQL, root rootAlias: SQL, targetTable: SQL, where condition: SQL) -> SQL {
-        guard comparesThroughFunction else {
+    func exists(
+        target targetAlias: SQL, root rootAlias: SQL, targetTable: SQL, where condition: SQL,
+        in dialect: any SQLDialect
+    ) -> SQL {
+        guard comparesThroughFunction(in: dialect) else {
             return "EXISTS (SELECT 1 FROM \(targetTable) AS \(targetAlias) WHERE "
-                + "\(keysEqual(target: targetAlias, root: rootAlias)) AND \(condition))"
+                + "\(keysEqual(target: targetAlias, root: rootAlias, in: dialect)) AND \(condition))"
         }
         var rootKeys: SQL = ""
         var targetKeys: SQL = ""

@@ -37,8 +37,8 @@ extension RelationTree {
 
     /// Runs the tree on another backend: the roots' query, then one query per level below.
     ///
-    /// Call it while ``CurrentDialect/value`` is the backend's dialect, inside one snapshot, once the
-    /// tables of ``models`` exist.
+    /// Call it inside one snapshot, once the tables of ``models`` exist; every level's SQL is in
+    /// the dialect its query carries (the backend's: the tree was built on it).
     ///
     /// - Parameter backend: Runs the statements.
     /// - Returns: The roots in the root query's order, each as an element.
@@ -72,10 +72,12 @@ extension RelationTree {
     func groups(of keys: RowKeys, load: EagerLoad, from backend: any RelationTreeBackend) throws -> (
         rootSlots: [Int], groups: [[Element]]
     )? {
-        let slots = try KeySlots(keys, forms: load.keyForms, dialect: CurrentDialect.value)
+        let dialect = query.dialect
+        let slots = try KeySlots(keys, forms: load.keyForms, dialect: dialect)
         guard slots.count > 0 else { return nil }
         let (sql, slotColumns) = load.targetSQL(
-            keys: slots.boundKeys, conditions: query.conditions, orderClause: query.orderClause())
+            keys: slots.boundKeys, conditions: query.conditions, orderClause: query.orderClause(),
+            dialect: dialect)
         let fetched = try backend.fetchRows(Root.self, sql: sql, columns: slotColumns + keyColumns)
         var models: [Root] = []
         var rowSlots: [Int] = []

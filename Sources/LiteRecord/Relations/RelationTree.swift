@@ -135,7 +135,8 @@ extension RelationTree {
         let slots = try KeySlots(keys, forms: load.keyForms)
         guard slots.count > 0 else { return nil }
         let (sql, slotColumns) = load.targetSQL(
-            keys: slots.boundKeys, conditions: query.conditions, orderClause: query.orderClause())
+            keys: slots.boundKeys, conditions: query.conditions, orderClause: query.orderClause(),
+            dialect: query.dialect)
         let table = try TableSchemaCache.schema(for: Root.self)
         // The tables this level's relation filters read too, as a query of them alone does.
         let fetched = try connection.readingRelatedTables(load.tables) {

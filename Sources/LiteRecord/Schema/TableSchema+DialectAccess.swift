@@ -15,6 +15,6 @@ extension TableSchema.Column {
     /// Whether the Swift value is a `Bool` (SQLite stores it as an integer).
     package var isBoolean: Bool { swiftTypeName == "Bool" || swiftTypeName == "Optional<Bool>" }
 
-    /// The column as a query reads, compares and sorts it, in the current dialect.
-    var queryExpression: SQL { CurrentDialect.value.columnExpression(self) }
+    /// The column as a query in `dialect` reads, compares and sorts it.
+    func queryExpression(in dialect: any SQLDialect) -> SQL { dialect.columnExpression(self) }
 }

@@ -109,24 +109,24 @@ extension Query {
 
     // MARK: - SQL
 
-    /// The FROM of a query: its table, with its search in the current dialect.
+    /// The FROM of a query: its table, with its search in the query's dialect.
     func fullTextSource(_ table: TableSchema) -> SQL {
         guard fullTextMatch != nil, table.fullTextIndex != nil else {
             return SQL(SQL.quoteIdentifier(table.tableName))
         }
-        return CurrentDialect.value.fullTextSource(of: self, table: table)
+        return dialect.fullTextSource(of: self, table: table)
     }
 
-    /// What a query selects for `selection`, with its search in the current dialect.
+    /// What a query selects for `selection`, with its search in the query's dialect.
     func fullTextSelection(_ selection: SQL, table: TableSchema) -> SQL {
         guard table.fullTextIndex != nil else { return selection }
-        return CurrentDialect.value.fullTextSelection(selection, of: self, table: table)
+        return dialect.fullTextSelection(selection, of: self, table: table)
     }
 
-    /// Best match first, in the current dialect.
+    /// Best match first, in the query's dialect.
     func fullTextRankOrder(_ table: TableSchema, selection: SQL) -> SQL {
         guard fullTextMatch != nil, table.fullTextIndex != nil else { return orderClause() }
-        return CurrentDialect.value.fullTextRankOrder(of: self, table: table, selection: selection)
+        return dialect.fullTextRankOrder(of: self, table: table, selection: selection)
     }
 
     /// SQLite's FROM of a search: the index's matches (rowid, rank, snippet), each joined to its
