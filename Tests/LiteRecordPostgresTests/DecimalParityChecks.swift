@@ -1,0 +1,85 @@
+import Foundation
+import LiteRecord
+import LiteRecordTestSupport
+import Testing
+
+// A `Decimal` column compares, sorts, pages and aggregates as a number on every backend, as
+// the same closure does in Swift on the decoded models (`10.5 > 9.5`, not `"10.5" < "9.5"`).
+
+struct DecimalPrice: Model, Equatable {
+    var id: Int64?
+    var amount: Decimal
+    var discount: Decimal?
+    static let schema = Schema<DecimalPrice>(table: "decimal_prices")
+}
+
+enum DecimalParityChecks {
+    static let amounts = ["9", "10", "10.5", "-3.25", "0.1", "12345678901234567890.123", "9.99", "100", "2"]
+    /// Dyadic values, so that SQLite's floating-point `sum` is exact too.
+    static let discounts: [String?] = ["0.5", nil, "0.25", "2", nil, "1.5", nil, "0.125", "10"]
+
+    static func comparisons(_ db: some ModelContext, _ backend: ParityBackend) throws {
+        var prices: [DecimalPrice] = []
+        for (amount, discount) in zip(amounts, discounts) {
+            var price = DecimalPrice(
+                id: nil, amount: Decimal(string: amount)!, discount: discount.flatMap { Decimal(string: $0) })
+            try db.insert(&price)
+            prices.append(price)
+        }
+        let threshold = Decimal(string: "9.5")!
+        func ids(_ query: Query<DecimalPrice>) throws -> [Int64] {
+            try query.order { $0.id.ascending }.fetchAll().compactMap(\.id)
+        }
+        #expect(
+            try ids(db.query(DecimalPrice.self).where { $0.amount > threshold })
+                == prices.filter { $0.amount > threshold }.compactMap(\.id), "\(backend.name)")
+        #expect(
+            try ids(db.query(DecimalPrice.self).where { $0.amount <= 10 })
+                == prices.filter { $0.amount <= 10 }.compactMap(\.id), "\(backend.name)")
+        #expect(
+            try ids(db.query(DecimalPrice.self).where { $0.discount < 1 })
+                == prices.filter { $0.discount.map { $0 < 1 } ?? false }.compactMap(\.id), "\(backend.name)")
+        let byAmount = prices.sorted { $0.amount < $1.amount }
+        #expect(
+            try db.query(DecimalPrice.self).order { $0.amount.ascending }.fetchAll() == byAmount,
+            "\(backend.name)")
+        #expect(
+            try db.query(DecimalPrice.self).min { $0.amount } == byAmount.first?.amount, "\(backend.name)")
+        #expect(try db.query(DecimalPrice.self).max { $0.amount } == byAmount.last?.amount, "\(backend.name)")
+        #expect(try db.query(DecimalPrice.self).max { $0.discount } == Decimal(10), "\(backend.name)")
+        #expect(
+            try db.query(DecimalPrice.self).sum { $0.discount } == Decimal(string: "14.375")!,
+            "\(backend.name)")
+        var pages: [DecimalPrice] = []
+        var last: DecimalPrice?
+        repeat {
+            let page = try db.query(DecimalPrice.self).order { $0.amount.descending }.page(
+                after: last, limit: 4
+            )
+            .fetchAll()
+            pages += page
+            last = page.last
+            if page.count < 4 { break }
+        } while true
+        #expect(pages == byAmount.reversed(), "\(backend.name)")
+    }
+}
+
+@Suite(.offCooperativePool) struct SQLiteDecimalParityTests {
+    @Test func comparisons() throws {
+        try ParityBackend.sqliteMemory.run { try DecimalParityChecks.comparisons($0, $1) }
+    }
+}
+
+@Suite(.offCooperativePool) struct SQLiteFileDecimalParityTests {
+    @Test func comparisons() throws {
+        try ParityBackend.sqliteFile.run { try DecimalParityChecks.comparisons($0, $1) }
+    }
+}
+
+@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage), .offCooperativePool)
+struct PostgresDecimalParityTests {
+    @Test func comparisons() throws {
+        try ParityBackend.postgres.run { try DecimalParityChecks.comparisons($0, $1) }
+    }
+}
