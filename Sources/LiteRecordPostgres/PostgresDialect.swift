@@ -27,7 +27,7 @@ package struct PostgresDialect: SQLDialect {
     }
 
     /// PostgreSQL: integers `bigint`, `Bool` `boolean`, floating point `double precision`,
-    /// `Decimal` `numeric`, bytes `bytea`, JSON values `jsonb`, text (dates stored as text
+    /// a declared `NUMERIC` `numeric`, bytes `bytea`, JSON values `jsonb`, text (dates stored as text
     /// included, which keeps their full precision) `text COLLATE "C"`, so that text compares by
     /// bytes as on SQLite, whatever the database's locale.
     package func columnType(_ declared: DatabaseColumnType, isJSON: Bool, isBoolean: Bool) -> String {

@@ -1,9 +1,8 @@
 import Foundation
 import LiteRecord
-import LiteRecordTestSupport
 import Testing
 
-// A `Decimal` column compares, sorts, pages and aggregates as a number on every backend, as
+// Numbers on both backends. A `Decimal` column compares, sorts, pages and aggregates as a number on every backend, as
 // the same closure does in Swift on the decoded models (`10.5 > 9.5`, not `"10.5" < "9.5"`).
 
 struct DecimalPrice: Model, Equatable {
@@ -65,21 +64,32 @@ enum DecimalParityChecks {
     }
 }
 
-@Suite(.offCooperativePool) struct SQLiteDecimalParityTests {
-    @Test func comparisons() throws {
-        try ParityBackend.sqliteMemory.run { try DecimalParityChecks.comparisons($0, $1) }
-    }
+// Raw SQL whose text is the same on both backends gives the same values: an aggregate written
+// by hand (`SELECT SUM(score)`) decodes into the Swift type the query's own aggregate returns,
+// although PostgreSQL computes `sum` of a `bigint` as `numeric`.
+
+struct RawScore: Model, Equatable {
+    var id: Int64?
+    var score: Int
+    var price: Decimal
+    static let schema = Schema<RawScore>(table: "raw_scores")
 }
 
-@Suite(.offCooperativePool) struct SQLiteFileDecimalParityTests {
-    @Test func comparisons() throws {
-        try ParityBackend.sqliteFile.run { try DecimalParityChecks.comparisons($0, $1) }
-    }
-}
-
-@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage), .offCooperativePool)
-struct PostgresDecimalParityTests {
-    @Test func comparisons() throws {
-        try ParityBackend.postgres.run { try DecimalParityChecks.comparisons($0, $1) }
+enum RawAggregateParityChecks {
+    static func sums(_ db: some ModelContext, _ backend: ParityBackend) throws {
+        for (score, price) in [(120, "10.5"), (95, "9"), (300, "0.25")] {
+            var row = RawScore(id: nil, score: score, price: Decimal(string: price)!)
+            try db.insert(&row)
+        }
+        #expect(try db.fetchOne(Int.self, sql: "SELECT SUM(score) FROM raw_scores") == 515, "\(backend.name)")
+        #expect(
+            try db.fetchAll(
+                Int64.self, sql: "SELECT SUM(score) FROM raw_scores GROUP BY score > 100 ORDER BY 1")
+                == [95, 420], "\(backend.name)")
+        // An exact decimal stays exact (text), and reads as a Decimal.
+        #expect(
+            try db.fetchOne(Decimal.self, sql: "SELECT SUM(CAST(price AS NUMERIC)) FROM raw_scores")
+                == Decimal(string: "19.75")!, "\(backend.name)")
+        #expect(try db.query(RawScore.self).sum { $0.score } == 515, "\(backend.name)")
     }
 }
