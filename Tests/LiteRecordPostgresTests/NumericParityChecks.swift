@@ -12,6 +12,10 @@ struct DecimalPrice: Model, Equatable {
     static let schema = Schema<DecimalPrice>(table: "decimal_prices")
 }
 
+struct DecimalTotal: Decodable, Equatable {
+    var total: Decimal
+}
+
 enum DecimalParityChecks {
     static let amounts = ["9", "10", "10.5", "-3.25", "0.1", "12345678901234567890.123", "9.99", "100", "2"]
     /// Dyadic values, so that SQLite's floating-point `sum` is exact too.
@@ -49,6 +53,16 @@ enum DecimalParityChecks {
         #expect(
             try db.query(DecimalPrice.self).sum { $0.discount } == Decimal(string: "14.375")!,
             "\(backend.name)")
+        // Sums are exact, as Swift's (SQLite's own `sum` adds the text as REALs: 0.1 + 0.2).
+        let total = prices.map(\.amount).reduce(0, +)
+        #expect(try db.query(DecimalPrice.self).sum { $0.amount } == total, "\(backend.name)")
+        #expect(
+            try db.query(DecimalPrice.self).where { $0.amount < 1 }.sum { $0.amount } == Decimal(
+                string: "-3.15")!,
+            "\(backend.name)")
+        let totals = try db.query(DecimalPrice.self).select(DecimalTotal.self) { [$0.amount.sum.as("total")] }
+            .fetchAll()
+        #expect(totals == [DecimalTotal(total: total)], "\(backend.name)")
         var pages: [DecimalPrice] = []
         var last: DecimalPrice?
         repeat {
@@ -61,6 +75,15 @@ enum DecimalParityChecks {
             if page.count < 4 { break }
         } while true
         #expect(pages == byAmount.reversed(), "\(backend.name)")
+
+        // Text another tool stored that is no number fails the sum, as decoding it would.
+        try db.execute(sql: "UPDATE decimal_prices SET amount = \("lots") WHERE id = \(prices[0].id)")
+        let error = #expect(throws: DatabaseError.self, "\(backend.name)") {
+            try db.query(DecimalPrice.self).sum { $0.amount }
+        }
+        let expected =
+            backend.isSQLite ? "'lots' is not a decimal number" : "invalid input syntax for type numeric"
+        #expect(error?.message.contains(expected) == true, "\(backend.name): \(String(describing: error))")
     }
 }
 
