@@ -261,6 +261,9 @@ package enum PostgresErrorMapping {
         case "53100": return .full
         case "53200": return .noMemory
         case "54000", "54001": return .tooBig
+        // Out of range (an integer overflow) and division by zero: what SQLite reports as
+        // SQLITE_ERROR for the same query (`integer overflow`, `division by zero`).
+        case "22003", "22012": return .error
         default: break
         }
         switch state.prefix(2) {

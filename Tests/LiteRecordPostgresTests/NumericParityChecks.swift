@@ -116,3 +116,28 @@ enum RawAggregateParityChecks {
         #expect(try db.query(RawScore.self).sum { $0.score } == 515, "\(backend.name)")
     }
 }
+
+enum ArithmeticErrorParityChecks {
+    /// An integer overflow or a division by zero in a query fails it with the same result code
+    /// on both backends (SQLite's `SQLITE_ERROR`, as its own `sum` reports an overflow), so that
+    /// one `catch` serves both.
+    static func resultCodes(_ db: some ModelContext, _ backend: ParityBackend) throws {
+        for (score, price) in [(Int.max, "1"), (1, "2")] {
+            var row = RawScore(id: nil, score: score, price: Decimal(string: price)!)
+            try db.insert(&row)
+        }
+        let failures: [(String, () throws -> Void)] = [
+            ("overflow", { _ = try db.query(RawScore.self).where { $0.score + 1 > 0 }.count() }),
+            ("sum overflow", { _ = try db.query(RawScore.self).sum { $0.score } }),
+            ("division by zero", { _ = try db.query(RawScore.self).where { $0.score / 0 > 0 }.count() }),
+        ]
+        for (name, body) in failures {
+            let error = #expect(throws: DatabaseError.self, "\(backend.name): \(name)") { try body() }
+            #expect(error?.resultCode == .error, "\(backend.name): \(name): \(String(describing: error))")
+            let words = name == "division by zero" ? ["division by zero"] : ["overflow", "out of range"]
+            #expect(
+                words.contains { error?.message.contains($0) == true },
+                "\(backend.name): \(name): \(String(describing: error))")
+        }
+    }
+}

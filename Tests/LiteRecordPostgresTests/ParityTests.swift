@@ -104,6 +104,9 @@ struct PostgresQueryLanguageParityTests {
     @Test func pagination() throws { try backend.run { try QueryAggregateParityChecks.pagination($0, $1) } }
     @Test func decimalComparisons() throws { try backend.run { try DecimalParityChecks.comparisons($0, $1) } }
     @Test func rawSums() throws { try backend.run { try RawAggregateParityChecks.sums($0, $1) } }
+    @Test func arithmeticErrors() throws {
+        try backend.run { try ArithmeticErrorParityChecks.resultCodes($0, $1) }
+    }
 }
 
 @Suite(.offCooperativePool) struct SQLiteFileAggregateParityTests {
@@ -112,6 +115,9 @@ struct PostgresQueryLanguageParityTests {
     @Test func pagination() throws { try backend.run { try QueryAggregateParityChecks.pagination($0, $1) } }
     @Test func decimalComparisons() throws { try backend.run { try DecimalParityChecks.comparisons($0, $1) } }
     @Test func rawSums() throws { try backend.run { try RawAggregateParityChecks.sums($0, $1) } }
+    @Test func arithmeticErrors() throws {
+        try backend.run { try ArithmeticErrorParityChecks.resultCodes($0, $1) }
+    }
 }
 
 @Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage), .offCooperativePool)
@@ -121,4 +127,7 @@ struct PostgresAggregateParityTests {
     @Test func pagination() throws { try backend.run { try QueryAggregateParityChecks.pagination($0, $1) } }
     @Test func decimalComparisons() throws { try backend.run { try DecimalParityChecks.comparisons($0, $1) } }
     @Test func rawSums() throws { try backend.run { try RawAggregateParityChecks.sums($0, $1) } }
+    @Test func arithmeticErrors() throws {
+        try backend.run { try ArithmeticErrorParityChecks.resultCodes($0, $1) }
+    }
 }
