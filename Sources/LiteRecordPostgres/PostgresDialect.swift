@@ -27,7 +27,7 @@ package struct PostgresDialect: SQLDialect {
     }
 
     /// PostgreSQL: integers `bigint`, `Bool` `boolean`, floating point `double precision`,
-    /// `Decimal` `numeric`, bytes `bytea`, JSON values `jsonb`, text (dates stored as text
+    /// a declared `NUMERIC` `numeric`, bytes `bytea`, JSON values `jsonb`, text (dates stored as text
     /// included, which keeps their full precision) `text COLLATE "C"`, so that text compares by
     /// bytes as on SQLite, whatever the database's locale.
     package func columnType(_ declared: DatabaseColumnType, isJSON: Bool, isBoolean: Bool) -> String {
@@ -48,9 +48,13 @@ package struct PostgresDialect: SQLDialect {
     }
 
     /// A text column under `COLLATE "C"` (see ``PostgresText/byBytes(_:)``): a column created
-    /// by hand may have any collation.
+    /// by hand may have any collation. A `Decimal` column as `numeric`.
     package func columnExpression(_ column: TableSchema.Column) -> SQL {
         let name = SQL(SQL.quoteIdentifier(column.name))
+        // A `Decimal` is stored as its exact text: compared as text, `10.5` would sort before
+        // `9.5` and `sum` would not exist. `numeric` compares exactly, as Swift does (a
+        // parameter compared with it is read as `numeric` too).
+        if column.isDecimal { return "CAST(\(name) AS numeric)" }
         guard holdsText(column.declaredType, isJSON: column.isJSON, isBoolean: column.isBoolean) else {
             return name
         }

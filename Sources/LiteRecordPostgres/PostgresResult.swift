@@ -7,7 +7,8 @@ import LiteRecord
 ///
 /// Values arrive as text and are converted by the column's type: integers to `.integer`,
 /// floating point to `.real`, `boolean` to `.integer` 0/1 (as SQLite stores a `Bool`),
-/// `bytea` to `.blob`, everything else (text, `numeric`, `jsonb`, dates) to `.text`.
+/// `bytea` to `.blob`, a whole `numeric` in `Int64`'s range to `.integer`, everything else
+/// (text, other `numeric`s, `jsonb`, dates) to `.text`.
 struct PostgresResult {
     let columnNames: [String]
     let rows: [[DatabaseValue]]
@@ -72,6 +73,10 @@ struct PostgresResult {
     /// How a column's text (or binary value) is read, by its type's OID (see `pg_type`).
     enum ValueKind {
         case integer, real, boolean, bytes, text
+        /// `numeric`: a whole number in `Int64`'s range is an integer (PostgreSQL sums and
+        /// averages `bigint`s as `numeric`: `SELECT SUM(score)` then decodes into an `Int`, as on
+        /// SQLite); any other stays text, exact for a `Decimal`.
+        case numeric
         /// Binary format: a big-endian integer of 2, 4 or 8 bytes, a big-endian `float8`, a
         /// `boolean` byte, `bytea`'s bytes, text's UTF-8 bytes, `jsonb`'s version byte and text.
         case binaryInt2, binaryInt4, binaryInt8, binaryFloat8, binaryBoolean, binaryBytes, binaryText
@@ -100,6 +105,7 @@ struct PostgresResult {
             case 700, 701: self = .real  // float4, float8
             case 16: self = .boolean
             case 17: self = .bytes
+            case 1700: self = .numeric
             default: self = .text
             }
         }
@@ -149,7 +155,7 @@ struct PostgresResult {
                     String(decoding: UnsafeRawBufferPointer(rebasing: bytes.dropFirst()), as: UTF8.self))
             case .bytes:
                 return PostgresResult.bytea(hex: bytes).map { .blob($0) }
-            case .integer, .real, .boolean, .text:
+            case .integer, .real, .boolean, .text, .numeric:
                 break
             }
             let text = String(decoding: bytes, as: UTF8.self)
@@ -165,6 +171,9 @@ struct PostgresResult {
                 }
             case .boolean:
                 return .integer(text == "t" ? 1 : 0)
+            case .numeric:
+                // `Int64("1.0")` and `Int64("1e3")` are nil: only a whole number's text is read.
+                return .some(Int64(text).map { .integer($0) } ?? .text(text))
             default:
                 return .text(text)
             }
@@ -252,6 +261,9 @@ package enum PostgresErrorMapping {
         case "53100": return .full
         case "53200": return .noMemory
         case "54000", "54001": return .tooBig
+        // Out of range (an integer overflow) and division by zero: what SQLite reports as
+        // SQLITE_ERROR for the same query (`integer overflow`, `division by zero`).
+        case "22003", "22012": return .error
         default: break
         }
         switch state.prefix(2) {

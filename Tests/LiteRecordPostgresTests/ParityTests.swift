@@ -102,12 +102,22 @@ struct PostgresQueryLanguageParityTests {
     let backend = ParityBackend.sqliteMemory
     @Test func aggregates() throws { try backend.run { try QueryAggregateParityChecks.aggregates($0, $1) } }
     @Test func pagination() throws { try backend.run { try QueryAggregateParityChecks.pagination($0, $1) } }
+    @Test func decimalComparisons() throws { try backend.run { try DecimalParityChecks.comparisons($0, $1) } }
+    @Test func rawSums() throws { try backend.run { try RawAggregateParityChecks.sums($0, $1) } }
+    @Test func arithmeticErrors() throws {
+        try backend.run { try ArithmeticErrorParityChecks.resultCodes($0, $1) }
+    }
 }
 
 @Suite(.offCooperativePool) struct SQLiteFileAggregateParityTests {
     let backend = ParityBackend.sqliteFile
     @Test func aggregates() throws { try backend.run { try QueryAggregateParityChecks.aggregates($0, $1) } }
     @Test func pagination() throws { try backend.run { try QueryAggregateParityChecks.pagination($0, $1) } }
+    @Test func decimalComparisons() throws { try backend.run { try DecimalParityChecks.comparisons($0, $1) } }
+    @Test func rawSums() throws { try backend.run { try RawAggregateParityChecks.sums($0, $1) } }
+    @Test func arithmeticErrors() throws {
+        try backend.run { try ArithmeticErrorParityChecks.resultCodes($0, $1) }
+    }
 }
 
 @Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage), .offCooperativePool)
@@ -115,4 +125,9 @@ struct PostgresAggregateParityTests {
     let backend = ParityBackend.postgres
     @Test func aggregates() throws { try backend.run { try QueryAggregateParityChecks.aggregates($0, $1) } }
     @Test func pagination() throws { try backend.run { try QueryAggregateParityChecks.pagination($0, $1) } }
+    @Test func decimalComparisons() throws { try backend.run { try DecimalParityChecks.comparisons($0, $1) } }
+    @Test func rawSums() throws { try backend.run { try RawAggregateParityChecks.sums($0, $1) } }
+    @Test func arithmeticErrors() throws {
+        try backend.run { try ArithmeticErrorParityChecks.resultCodes($0, $1) }
+    }
 }

@@ -131,8 +131,11 @@ extension Query {
         if let backend { return try backend.aggregate(self, function, of: selected, as: T.self) }
         return try runReading { connection, table in
             let aggregate: SQL =
-                function == "min" || function == "max"
-                ? selected.extremumSQL(function) : "\(SQL(function))(\(selected.sql))"
+                switch function {
+                case "min", "max": selected.extremumSQL(function)
+                case "sum": selected.sumSQL
+                default: "\(SQL(function))(\(selected.sql))"
+                }
             // Over the rows the query returns, as count() (the column names are the same).
             let sql: SQL =
                 limitCount == nil && offsetCount == nil && !isDistinct

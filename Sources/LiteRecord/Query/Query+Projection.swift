@@ -15,7 +15,7 @@ extension Column {
 
     /// The sum of the column over each group (0 for an empty group).
     public var sum: Column<Value> {
-        derived(aggregate("coalesce(sum(\(sql)), 0)", function: "sum"), isNullable: false)
+        derived(aggregate("coalesce(\(sumSQL), 0)", function: "sum"), isNullable: false)
     }
     /// The smallest value of the column in each group.
     public var min: Column<Value?> {

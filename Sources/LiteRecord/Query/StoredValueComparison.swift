@@ -73,6 +73,12 @@ extension Column {
         }
     }
 
+    /// `sum(...)` of the column: a `Decimal` exactly (SQLite's `sum` adds its text as REALs).
+    var sumSQL: SQL {
+        if case .decimal = storedComparison { return "\(SQL(DecimalSum.name))(\(sql))" }
+        return "sum(\(sql))"
+    }
+
     private var decimalSQL: SQL {
         "\(SQL(StoredValueFunctions.decimal))(\(sql)) COLLATE \(SQL(StoredValueFunctions.decimal))"
     }

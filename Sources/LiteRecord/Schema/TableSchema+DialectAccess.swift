@@ -15,6 +15,10 @@ extension TableSchema.Column {
     /// Whether the Swift value is a `Bool` (SQLite stores it as an integer).
     package var isBoolean: Bool { swiftTypeName == "Bool" || swiftTypeName == "Optional<Bool>" }
 
+    /// Whether the Swift value is a `Decimal` (stored as its exact text, see `Decimal`'s
+    /// conformance), which a query compares, sorts and aggregates as a number.
+    package var isDecimal: Bool { swiftTypeName == "Decimal" || swiftTypeName == "Optional<Decimal>" }
+
     /// The column as a query in `dialect` reads, compares and sorts it.
     func queryExpression(in dialect: any SQLDialect) -> SQL { dialect.columnExpression(self) }
 }

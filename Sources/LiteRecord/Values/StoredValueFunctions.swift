@@ -22,6 +22,7 @@ import Foundation
 ///   the value itself when it is not a decimal.
 /// - collation `literecord_decimal`: compares decimal text by value, exactly (`Decimal`'s
 ///   order); text that is not a number sorts after every number, by bytes.
+/// - aggregate `literecord_decimal_sum(x)`: a decimal column's exact sum (see ``DecimalSum``).
 enum StoredValueFunctions {
     static let instant = "literecord_instant"
     static let dateText = "literecord_date_text"
@@ -47,6 +48,8 @@ enum StoredValueFunctions {
         }
         let code = sqlite3_create_collation_v2(handle, decimal, SQLITE_UTF8, nil, decimalCollation, nil)
         guard code == SQLITE_OK else { throw registrationError(handle, code, decimal) }
+        let sumCode = DecimalSum.register(on: handle)
+        guard sumCode == SQLITE_OK else { throw registrationError(handle, sumCode, DecimalSum.name) }
     }
 
     private static func registrationError(_ handle: OpaquePointer, _ code: Int32, _ name: String)
