@@ -1,4 +1,5 @@
 import Foundation
+import LiteRecord
 
 /// A model `generate` writes for one table.
 package struct GeneratedModel: Sendable, Equatable {
@@ -28,7 +29,7 @@ extension GeneratedModel {
     package var columnMapping: ColumnMapping {
         let pairs = properties.map { (SwiftNaming.bare($0.name), $0.column) }
         if pairs.allSatisfy({ $0.0 == $0.1 }) { return .identical }
-        if pairs.allSatisfy({ $0.0.prefix(1).uppercased() + $0.0.dropFirst() == $0.1 }) { return .pascalCase }
+        if pairs.allSatisfy({ ColumnNaming.pascalCase.columnName(for: $0.0) == $0.1 }) { return .pascalCase }
         return .codingKeys
     }
 }
@@ -92,11 +93,11 @@ package struct ModelSourceWriter {
             }
             for model in models {
                 body.append("")
-                body += modelLines(model, byName: typeNames(models)).map { $0.isEmpty ? "" : "    " + $0 }
+                body += indented(modelLines(model, byName: typeNames(models)))
             }
             if usesStoredValue {
                 body.append("")
-                body += Self.storedValueLines.map { $0.isEmpty ? "" : "    " + $0 }
+                body += indented(Self.storedValueLines)
             }
             body.append("}")
         } else {
@@ -111,6 +112,11 @@ package struct ModelSourceWriter {
         }
         lines += body
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `lines` one level deeper (four spaces), blank lines left blank.
+    private func indented(_ lines: [String]) -> [String] {
+        lines.map { $0.isEmpty ? "" : "    " + $0 }
     }
 
     private func typeNames(_ models: [GeneratedModel]) -> [String: String] {
@@ -142,7 +148,7 @@ package struct ModelSourceWriter {
             lines.append("    }")
         }
         lines.append("")
-        lines += schemaLines(model, typeNames: typeNames).map { "    " + $0 }
+        lines += indented(schemaLines(model, typeNames: typeNames))
         lines.append("}")
         return lines
     }
