@@ -26,30 +26,6 @@ package struct StoredClasses: OptionSet, Sendable, Hashable {
     package static let blob = StoredClasses(rawValue: 8)
 }
 
-/// SQLite's column affinity, from the declared type (https://sqlite.org/datatype3.html §3.1).
-package enum Affinity: Equatable, Sendable {
-    case integer, text, blob, real, numeric
-
-    /// SQLite's rules 1 to 4, in the order it applies them: the first rule with a word the
-    /// declared type contains decides, and a type that contains none is `NUMERIC` (rule 5).
-    private static let rules: [(words: [String], affinity: Affinity)] = [
-        (["INT"], .integer),
-        (["CHAR", "CLOB", "TEXT"], .text),
-        (["BLOB"], .blob),
-        (["REAL", "FLOA", "DOUB"], .real),
-    ]
-
-    package init(declaredType: String) {
-        let type = declaredType.uppercased()
-        // Rule 3 also covers a column with no declared type, which contains no rule's word.
-        guard !type.isEmpty else {
-            self = .blob
-            return
-        }
-        self = Self.rules.first { rule in rule.words.contains { type.contains($0) } }?.affinity ?? .numeric
-    }
-}
-
 package enum ColumnTypeInference {
     /// Chooses the Swift type of a column (without optionality).
     ///
