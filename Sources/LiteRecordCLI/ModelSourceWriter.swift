@@ -26,6 +26,11 @@ extension GeneratedModel {
         case codingKeys
     }
 
+    /// The property of `column` (compared without case, as SQLite compares column names).
+    func property(forColumn column: String) -> GeneratedProperty? {
+        properties.first { $0.column.lowercased() == column.lowercased() }
+    }
+
     package var columnMapping: ColumnMapping {
         let pairs = properties.map { (SwiftNaming.bare($0.name), $0.column) }
         if pairs.allSatisfy({ $0.0 == $0.1 }) { return .identical }
@@ -156,9 +161,7 @@ package struct ModelSourceWriter {
     // MARK: - Schema
 
     private func keyPath(_ model: GeneratedModel, _ column: String?) -> String? {
-        guard let column,
-            let property = model.properties.first(where: { $0.column.lowercased() == column.lowercased() })
-        else { return nil }
+        guard let column, let property = model.property(forColumn: column) else { return nil }
         return "\\." + property.name
     }
 
@@ -235,9 +238,7 @@ package struct ModelSourceWriter {
     /// as SQLite's to assign, which this table does not do.
     func unassignedOptionalKeyComment(_ model: GeneratedModel) -> [String] {
         guard model.table.primaryKey.count == 1, !model.table.hasRowIDPrimaryKey,
-            let key = model.properties.first(where: {
-                $0.column.lowercased() == model.table.primaryKey[0].lowercased()
-            }),
+            let key = model.property(forColumn: model.table.primaryKey[0]),
             key.isOptional, key.type == .int || key.type == .int64
         else { return [] }
         return [
