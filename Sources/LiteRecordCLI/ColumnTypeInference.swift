@@ -26,30 +26,6 @@ package struct StoredClasses: OptionSet, Sendable, Hashable {
     package static let blob = StoredClasses(rawValue: 8)
 }
 
-/// SQLite's column affinity, from the declared type (https://sqlite.org/datatype3.html §3.1).
-package enum Affinity: Equatable, Sendable {
-    case integer, text, blob, real, numeric
-
-    /// SQLite's rules 1 to 4, in the order it applies them: the first rule with a word the
-    /// declared type contains decides, and a type that contains none is `NUMERIC` (rule 5).
-    private static let rules: [(words: [String], affinity: Affinity)] = [
-        (["INT"], .integer),
-        (["CHAR", "CLOB", "TEXT"], .text),
-        (["BLOB"], .blob),
-        (["REAL", "FLOA", "DOUB"], .real),
-    ]
-
-    package init(declaredType: String) {
-        let type = declaredType.uppercased()
-        // Rule 3 also covers a column with no declared type, which contains no rule's word.
-        guard !type.isEmpty else {
-            self = .blob
-            return
-        }
-        self = Self.rules.first { rule in rule.words.contains { type.contains($0) } }?.affinity ?? .numeric
-    }
-}
-
 package enum ColumnTypeInference {
     /// Chooses the Swift type of a column (without optionality).
     ///
@@ -69,8 +45,8 @@ package enum ColumnTypeInference {
     ) -> SwiftColumnType {
         let affinity = Affinity(declaredType: declaredType)
         let upper = declaredType.uppercased()
-        let isDateType = upper.contains("DATE") || upper.contains("TIME")
-        let isBoolType = upper.contains("BOOL")
+        let isDateType = namesDates(declaredType)
+        let isBoolType = namesBooleans(declaredType)
         // Columns meant for fractions; integers alone there are still read as Double.
         let isDecimalType =
             affinity == .real || ["NUMERIC", "DECIMAL", "MONEY", "CURRENCY"].contains { upper.contains($0) }
@@ -95,6 +71,19 @@ package enum ColumnTypeInference {
         return .storedValue
     }
 
+    /// Whether a declared type names dates or times (`DATE`, `DATETIME`, `TIMESTAMP`): text
+    /// there is read as `Date` when every value parses.
+    private static func namesDates(_ declaredType: String) -> Bool {
+        let upper = declaredType.uppercased()
+        return upper.contains("DATE") || upper.contains("TIME")
+    }
+
+    /// Whether a declared type names booleans (`BOOL`, `BOOLEAN`): integers there are read as
+    /// `Bool` when every one is 0 or 1.
+    private static func namesBooleans(_ declaredType: String) -> Bool {
+        declaredType.uppercased().contains("BOOL")
+    }
+
     /// Reads what `swiftType` needs about every column of `table` from the stored data: one
     /// scan for the storage classes, and a scan of each date-typed text column.
     ///
@@ -115,8 +104,9 @@ package enum ColumnTypeInference {
                 "total(DISTINCT CASE typeof(\(name)) WHEN 'integer' THEN \(StoredClasses.integer.rawValue) "
                     + "WHEN 'real' THEN \(StoredClasses.real.rawValue) WHEN 'text' THEN \(StoredClasses.text.rawValue) "
                     + "WHEN 'blob' THEN \(StoredClasses.blob.rawValue) ELSE 0 END)")
-            let isBool = column.declaredType.uppercased().contains("BOOL")
-            expressions.append(isBool ? "max(typeof(\(name)) = 'integer' AND \(name) NOT IN (0, 1))" : "0")
+            expressions.append(
+                namesBooleans(column.declaredType)
+                    ? "max(typeof(\(name)) = 'integer' AND \(name) NOT IN (0, 1))" : "0")
         }
         let summary = try connection.fetchOne(
             Row.self, sql: SQL("SELECT \(expressions.joined(separator: ", ")) FROM \(quotedTable)" as String))
@@ -125,9 +115,8 @@ package enum ColumnTypeInference {
             let classes = StoredClasses(rawValue: Int(bits ?? 0))
             let hasOtherIntegers =
                 try summary.map { try $0.value(Int?.self, at: index * 2 + 1) == 1 } ?? false
-            let upper = column.declaredType.uppercased()
             var parses = false
-            if classes == .text && (upper.contains("DATE") || upper.contains("TIME")) {
+            if classes == .text && namesDates(column.declaredType) {
                 parses = try everyTextParsesAsDate(column.name, in: table.name, on: connection)
             }
             return swiftType(

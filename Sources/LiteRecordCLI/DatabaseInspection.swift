@@ -182,7 +182,7 @@ extension DatabaseDescription {
             let sql = try connection.fetchOne(
                 String.self, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = \(name)")
         {
-            let expressions = GeneratedColumnExpressions.expressions(in: sql)
+            let expressions = CreateTableText(sql)?.generatedColumnExpressions() ?? [:]
             for index in columns.indices where columns[index].generated != nil {
                 columns[index].generatedExpression = expressions[columns[index].name.lowercased()]
             }

@@ -1,4 +1,5 @@
 import Foundation
+import LiteRecord
 
 /// A model `generate` writes for one table.
 package struct GeneratedModel: Sendable, Equatable {
@@ -25,10 +26,15 @@ extension GeneratedModel {
         case codingKeys
     }
 
+    /// The property of `column` (compared without case, as SQLite compares column names).
+    func property(forColumn column: String) -> GeneratedProperty? {
+        properties.first { $0.column.lowercased() == column.lowercased() }
+    }
+
     package var columnMapping: ColumnMapping {
         let pairs = properties.map { (SwiftNaming.bare($0.name), $0.column) }
         if pairs.allSatisfy({ $0.0 == $0.1 }) { return .identical }
-        if pairs.allSatisfy({ $0.0.prefix(1).uppercased() + $0.0.dropFirst() == $0.1 }) { return .pascalCase }
+        if pairs.allSatisfy({ ColumnNaming.pascalCase.columnName(for: $0.0) == $0.1 }) { return .pascalCase }
         return .codingKeys
     }
 }
@@ -92,11 +98,11 @@ package struct ModelSourceWriter {
             }
             for model in models {
                 body.append("")
-                body += modelLines(model, byName: typeNames(models)).map { $0.isEmpty ? "" : "    " + $0 }
+                body += indented(modelLines(model, byName: typeNames(models)))
             }
             if usesStoredValue {
                 body.append("")
-                body += Self.storedValueLines.map { $0.isEmpty ? "" : "    " + $0 }
+                body += indented(Self.storedValueLines)
             }
             body.append("}")
         } else {
@@ -111,6 +117,11 @@ package struct ModelSourceWriter {
         }
         lines += body
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `lines` one level deeper (four spaces), blank lines left blank.
+    private func indented(_ lines: [String]) -> [String] {
+        lines.map { $0.isEmpty ? "" : "    " + $0 }
     }
 
     private func typeNames(_ models: [GeneratedModel]) -> [String: String] {
@@ -142,7 +153,7 @@ package struct ModelSourceWriter {
             lines.append("    }")
         }
         lines.append("")
-        lines += schemaLines(model, typeNames: typeNames).map { "    " + $0 }
+        lines += indented(schemaLines(model, typeNames: typeNames))
         lines.append("}")
         return lines
     }
@@ -150,9 +161,7 @@ package struct ModelSourceWriter {
     // MARK: - Schema
 
     private func keyPath(_ model: GeneratedModel, _ column: String?) -> String? {
-        guard let column,
-            let property = model.properties.first(where: { $0.column.lowercased() == column.lowercased() })
-        else { return nil }
+        guard let column, let property = model.property(forColumn: column) else { return nil }
         return "\\." + property.name
     }
 
@@ -229,9 +238,7 @@ package struct ModelSourceWriter {
     /// as SQLite's to assign, which this table does not do.
     func unassignedOptionalKeyComment(_ model: GeneratedModel) -> [String] {
         guard model.table.primaryKey.count == 1, !model.table.hasRowIDPrimaryKey,
-            let key = model.properties.first(where: {
-                $0.column.lowercased() == model.table.primaryKey[0].lowercased()
-            }),
+            let key = model.property(forColumn: model.table.primaryKey[0]),
             key.isOptional, key.type == .int || key.type == .int64
         else { return [] }
         return [

@@ -40,8 +40,6 @@ package indirect enum JSONValue: Equatable, Sendable {
     }
 
     private func write(to output: inout String, indent: Int?, level: Int) {
-        let newline = indent == nil ? "" : "\n"
-        let pad = { (level: Int) in String(repeating: " ", count: (indent ?? 0) * level) }
         switch self {
         case .null: output += "null"
         case .bool(let value): output += value ? "true" : "false"
@@ -49,30 +47,38 @@ package indirect enum JSONValue: Equatable, Sendable {
         case .number(let value): output += "\(value)"
         case .string(let value): output += JSONValue.quoted(value)
         case .array(let items):
-            guard !items.isEmpty else {
-                output += "[]"
-                return
-            }
-            output += "[" + newline
-            for (index, item) in items.enumerated() {
-                output += pad(level + 1)
+            Self.writeList(items, in: "[]", to: &output, indent: indent, level: level) { item, output in
                 item.write(to: &output, indent: indent, level: level + 1)
-                output += (index < items.count - 1 ? "," : "") + newline
             }
-            output += pad(level) + "]"
         case .object(let members):
-            guard !members.isEmpty else {
-                output += "{}"
-                return
+            Self.writeList(members, in: "{}", to: &output, indent: indent, level: level) { pair, output in
+                output += JSONValue.quoted(pair.0) + (indent == nil ? ":" : ": ")
+                pair.1.write(to: &output, indent: indent, level: level + 1)
             }
-            output += "{" + newline
-            for (index, (key, value)) in members.enumerated() {
-                output += pad(level + 1) + JSONValue.quoted(key) + (indent == nil ? ":" : ": ")
-                value.write(to: &output, indent: indent, level: level + 1)
-                output += (index < members.count - 1 ? "," : "") + newline
-            }
-            output += pad(level) + "}"
         }
+    }
+
+    /// An array's or object's elements between its `brackets` (`[]`, `{}`), separated by commas:
+    /// compact, or one element a line at `level + 1` when indented; an empty one is the
+    /// brackets alone.
+    private static func writeList<Element>(
+        _ elements: [Element], in brackets: String, to output: inout String, indent: Int?, level: Int,
+        element writeElement: (Element, inout String) -> Void
+    ) {
+        let (opening, closing) = (brackets.prefix(1), brackets.dropFirst())
+        guard !elements.isEmpty else {
+            output += brackets
+            return
+        }
+        let newline = indent == nil ? "" : "\n"
+        let pad = { (level: Int) in String(repeating: " ", count: (indent ?? 0) * level) }
+        output += opening + newline
+        for (index, element) in elements.enumerated() {
+            output += pad(level + 1)
+            writeElement(element, &output)
+            output += (index < elements.count - 1 ? "," : "") + newline
+        }
+        output += pad(level) + closing
     }
 
     /// A JSON string literal: quotes, backslashes and control characters escaped.

@@ -37,15 +37,7 @@ enum QueryCommand {
         let path = arguments.operand(0)
         let sql = arguments.operand(1)
         let db = try ReadOnlyDatabase.open(path)
-        let result: (columns: [String], rows: [[DatabaseValue]])
-        do {
-            result = try fetch(sql, from: db)
-        } catch {
-            if let message = SingleStatement.message(for: error, command: "query", verb: "runs") {
-                throw ToolError(message)
-            }
-            throw ToolError(ToolError.describing(error, context: "query failed"))
-        }
+        let result = try SingleStatement.perform(command: "query", verb: "runs") { try fetch(sql, from: db) }
         if arguments.flags.contains("--json") {
             return QueryJSON.text(columns: result.columns, rows: result.rows)
         }
@@ -89,14 +81,8 @@ enum ExplainCommand {
 
     static func run(_ arguments: ParsedArguments) throws -> String {
         let db = try ReadOnlyDatabase.open(arguments.operand(0))
-        let steps: [Step]
-        do {
-            steps = try plan(arguments.operand(1), in: db)
-        } catch {
-            if let message = SingleStatement.message(for: error, command: "explain", verb: "plans") {
-                throw ToolError(message)
-            }
-            throw ToolError(ToolError.describing(error, context: "explain failed"))
+        let steps = try SingleStatement.perform(command: "explain", verb: "plans") {
+            try plan(arguments.operand(1), in: db)
         }
         return render(steps)
     }

@@ -57,11 +57,10 @@ enum ReadOnlyDatabase {
         guard FileManager.default.isReadableFile(atPath: path) else {
             throw ToolError("\(path): permission denied (the file is not readable)")
         }
-        var configuration = Configuration()
+        // The library's settings for a file another program made: never created, journal mode
+        // and durability as the file has them.
+        var configuration = Configuration.existingFile
         configuration.readOnly = !opensReadWrite(path)
-        configuration.createIfMissing = false
-        configuration.journalMode = nil
-        configuration.synchronous = nil
         configuration.foreignKeys = false
         configuration.maximumReaderCount = 0
         // SQLite may read `file:` names as URIs; a relative path cannot be mistaken for one.

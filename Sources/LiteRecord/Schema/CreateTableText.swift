@@ -1,13 +1,18 @@
+import Foundation
+
 /// The text of a `CREATE TABLE` statement as SQLite stores it in `sqlite_master`, read just
 /// well enough to remove the `NOT NULL` constraint of some columns and leave every other
-/// character as it was.
+/// character as it was, and to find the expressions of generated columns (which SQLite's
+/// pragmas do not give; `literecord schema` shows them).
 ///
 /// The text is split into SQL tokens (words, quoted names, string literals, comments,
 /// punctuation), the column definitions are found between the outermost parentheses, and in a
-/// column's definition only a `NOT NULL` outside parentheses is a constraint of the column
-/// (a `CHECK (x IS NOT NULL)` or a comment holding `NOT NULL` stays). The constraint's name
-/// (`CONSTRAINT "n" NOT NULL`) and conflict clause (`ON CONFLICT FAIL`) go with it.
-struct CreateTableText {
+/// column's definition only what stands outside parentheses belongs to the column: a
+/// `NOT NULL` there is a constraint of the column (a `CHECK (x IS NOT NULL)` or a comment
+/// holding `NOT NULL` stays), an `AS (...)` there gives a generated column's expression (a
+/// `CAST(x AS INT)` does not). The constraint's name (`CONSTRAINT "n" NOT NULL`) and conflict
+/// clause (`ON CONFLICT FAIL`) go with it.
+package struct CreateTableText {
     /// One SQL token: its kind and its range of UTF-8 bytes in the text.
     private struct Token {
         enum Kind { case word, quoted, string, comment, space, punctuation }
@@ -20,7 +25,7 @@ struct CreateTableText {
 
     /// Reads `sql`, or returns `nil` when it is not one complete statement of plain tokens
     /// (an unterminated quote or comment).
-    init?(_ sql: String) {
+    package init?(_ sql: String) {
         bytes = Array(sql.utf8)
         guard let tokens = CreateTableText.tokenize(bytes) else { return nil }
         self.tokens = tokens
@@ -30,38 +35,7 @@ struct CreateTableText {
     /// ASCII case, as SQLite compares them), or `nil` when a column is not found or has no
     /// `NOT NULL` the reading can see: then the text is not one LiteRecord can rewrite faithfully.
     func removingNotNull(from columns: Set<String>) -> String? {
-        let significant = tokens.indices.filter { tokens[$0].kind != .space && tokens[$0].kind != .comment }
-        guard significant.count >= 4, word(significant[0]) == "CREATE" else { return nil }
-        // `CREATE [TEMP] TABLE [IF NOT EXISTS] [schema.]name (`, not a virtual table, nor
-        // `CREATE TABLE name AS SELECT ...`, whose first parenthesis is no column list.
-        guard let open = significant.first(where: { text($0) == "(" }),
-            significant.prefix(while: { $0 < open }).allSatisfy({ index in
-                (tokens[index].kind != .punctuation || text(index) == ".")
-                    && word(index) != "AS" && word(index) != "VIRTUAL"
-            })
-        else { return nil }
-        // The column and table-constraint definitions: significant tokens between the outer
-        // parentheses, split at commas outside nested parentheses.
-        var definitions: [[Int]] = [[]]
-        var depth = 0
-        var close: Int?
-        for index in significant where index > open {
-            let token = text(index)
-            if token == "(" { depth += 1 }
-            if token == ")" {
-                if depth == 0 {
-                    close = index
-                    break
-                }
-                depth -= 1
-            }
-            if token == "," && depth == 0 {
-                definitions.append([])
-            } else {
-                definitions[definitions.count - 1].append(index)
-            }
-        }
-        guard close != nil else { return nil }
+        guard let definitions = definitions() else { return nil }
         let wanted = Set(columns.map { $0.lowercased() })
         var found = Set<String>()
         var removed: [Range<Int>] = []
@@ -83,6 +57,77 @@ struct CreateTableText {
         }
         result += bytes[position...]
         return String(decoding: result, as: UTF8.self)
+    }
+
+    /// The expression of each generated column (`GENERATED ALWAYS AS (w * h) VIRTUAL`, or just
+    /// `AS (w * h)`) as written between its parentheses, by column name lowercased; a column
+    /// whose expression is not found is missing, never guessed.
+    package func generatedColumnExpressions() -> [String: String] {
+        var expressions: [String: String] = [:]
+        for definition in definitions() ?? [] {
+            guard let first = definition.first, let name = identifier(first), !isTableConstraint(first),
+                let expression = generatedExpression(in: definition)
+            else { continue }
+            expressions[name.lowercased()] = expression
+        }
+        return expressions
+    }
+
+    /// The column and table-constraint definitions, each as the indexes of its significant
+    /// tokens (no space or comment): the tokens between the outer parentheses, split at commas
+    /// outside nested parentheses. `nil` when the text is no `CREATE TABLE` with a column list.
+    private func definitions() -> [[Int]]? {
+        let significant = tokens.indices.filter { tokens[$0].kind != .space && tokens[$0].kind != .comment }
+        guard significant.count >= 4, word(significant[0]) == "CREATE" else { return nil }
+        // `CREATE [TEMP] TABLE [IF NOT EXISTS] [schema.]name (`, not a virtual table, nor
+        // `CREATE TABLE name AS SELECT ...`, whose first parenthesis is no column list.
+        guard let open = significant.first(where: { text($0) == "(" }),
+            significant.prefix(while: { $0 < open }).allSatisfy({ index in
+                (tokens[index].kind != .punctuation || text(index) == ".")
+                    && word(index) != "AS" && word(index) != "VIRTUAL"
+            })
+        else { return nil }
+        var definitions: [[Int]] = [[]]
+        var depth = 0
+        for index in significant where index > open {
+            let token = text(index)
+            if token == "(" { depth += 1 }
+            if token == ")" {
+                if depth == 0 { return definitions }
+                depth -= 1
+            }
+            if token == "," && depth == 0 {
+                definitions.append([])
+            } else {
+                definitions[definitions.count - 1].append(index)
+            }
+        }
+        return nil
+    }
+
+    /// The text between the parentheses after an `AS` outside parentheses in one column
+    /// definition, trimmed, or `nil` when there is none.
+    private func generatedExpression(in definition: [Int]) -> String? {
+        var depth = 0
+        for (position, index) in definition.enumerated() {
+            if text(index) == "(" { depth += 1 }
+            if text(index) == ")" { depth -= 1 }
+            guard depth == 0, position > 0, word(index) == "AS" else { continue }
+            guard position + 1 < definition.count, text(definition[position + 1]) == "(" else { return nil }
+            let open = definition[position + 1]
+            var inner = 0
+            for close in definition[(position + 1)...] {
+                if text(close) == "(" { inner += 1 }
+                if text(close) == ")" { inner -= 1 }
+                guard inner == 0 else { continue }
+                let body = String(
+                    decoding: bytes[tokens[open].range.upperBound..<tokens[close].range.lowerBound],
+                    as: UTF8.self)
+                return body.trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            return nil
+        }
+        return nil
     }
 
     /// The byte ranges of the `NOT NULL` constraints of one column definition, each with the

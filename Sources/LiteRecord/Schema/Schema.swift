@@ -173,7 +173,9 @@ public enum ColumnNaming: Sendable {
     /// Your own function.
     case custom(@Sendable (String) -> String)
 
-    func columnName(for key: String) -> String {
+    /// The column name for a coding key (`package` so that `literecord generate` applies the
+    /// very rule its generated models will).
+    package func columnName(for key: String) -> String {
         switch self {
         case .codingKeys: return key
         case .snakeCase: return ColumnNaming.snakeCased(key)

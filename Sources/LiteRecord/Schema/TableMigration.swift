@@ -212,37 +212,3 @@ enum TableMigration {
         }
     }
 }
-
-/// SQLite's type affinity of a declared column type, by its documented rules.
-enum Affinity {
-    case integer, text, blob, real, numeric
-
-    init(declaredType: String) {
-        let type = declaredType.uppercased()
-        if type.contains("INT") {
-            self = .integer
-        } else if type.contains("CHAR") || type.contains("CLOB") || type.contains("TEXT") {
-            self = .text
-        } else if type.isEmpty || type.contains("BLOB") {
-            self = .blob
-        } else if type.contains("REAL") || type.contains("FLOA") || type.contains("DOUB") {
-            self = .real
-        } else {
-            self = .numeric
-        }
-    }
-
-    /// Whether a column of this affinity holds a model column of `other` without changing
-    /// its values. Numbers mix freely; text in a NUMERIC column (dates declared `DATETIME`)
-    /// is kept as text unless it looks like a number; an untyped column keeps everything.
-    func accepts(_ other: Affinity) -> Bool {
-        switch (self, other) {
-        case (.blob, _), (_, .blob): return true
-        case (.integer, .integer), (.integer, .real), (.integer, .numeric): return true
-        case (.real, .integer), (.real, .real), (.real, .numeric): return true
-        case (.numeric, _): return true
-        case (.text, .text): return true
-        default: return false
-        }
-    }
-}
