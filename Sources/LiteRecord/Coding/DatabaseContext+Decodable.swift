@@ -88,17 +88,9 @@ extension DatabaseContext {
     ) throws {
         try withReader { connection in
             try connection.withStatement(sql) { statement in
-                let decoder = connection.rowDecoder
-                if let allocatingAll,
-                    let rows = try RowDecodingSession.collectInPlace(
-                        T.self, from: statement, decoder: decoder, allocating: allocatingAll)
-                {
-                    return collectingAll(rows)
-                }
-                let session = RowDecodingSession(source: statement, decoder: decoder, type: T.self)
-                while try statement.step() {
-                    try body(session.decodeRow(T.self))
-                }
+                try RowDecodingSession.decodeRows(
+                    T.self, of: statement, decoder: connection.rowDecoder, allocatingAll: allocatingAll,
+                    collectingAll: collectingAll, body)
             }
         }
     }

@@ -1,4 +1,23 @@
 extension RowDecodingSession {
+    /// Decodes the remaining rows of `statement`: given `allocatingAll`, all at once into the
+    /// array it makes, handed to `collectingAll`, when rows of `T` are built in place;
+    /// otherwise one at a time, each handed over to `body`.
+    static func decodeRows<T: Decodable>(
+        _ type: T.Type, of statement: Statement, decoder: RowDecoder, allocatingAll: RowArrayAllocation<T>?,
+        collectingAll: ([T]) -> Void, _ body: (consuming T) throws -> Void
+    ) throws {
+        if let allocatingAll,
+            let rows = try collectInPlace(
+                T.self, from: statement, decoder: decoder, allocating: allocatingAll)
+        {
+            return collectingAll(rows)
+        }
+        let session = RowDecodingSession(source: statement, decoder: decoder, type: T.self)
+        while try statement.step() {
+            try body(session.decodeRow(T.self))
+        }
+    }
+
     /// The size past which a fetch stops doubling its array and keeps further rows in
     /// ``OverflowRows`` blocks.
     static var overflowThresholdBytes: Int { 1 << 20 }

@@ -195,18 +195,9 @@ extension Connection {
         throws
     {
         try withStatement(sql) { statement in
-            let decoder = table.rowDecoder(dateStorage: configuration.dateStorage)
-            // A caller keeping every row gets them built in place, when the model allows it.
-            if let allocatingAll,
-                let rows = try RowDecodingSession.collectInPlace(
-                    M.self, from: statement, decoder: decoder, allocating: allocatingAll)
-            {
-                return collectingAll(rows)
-            }
-            let session = RowDecodingSession(source: statement, decoder: decoder, type: M.self)
-            while try statement.step() {
-                try body(session.decodeRow(M.self))
-            }
+            try RowDecodingSession.decodeRows(
+                M.self, of: statement, decoder: table.rowDecoder(dateStorage: configuration.dateStorage),
+                allocatingAll: allocatingAll, collectingAll: collectingAll, body)
         }
     }
 

@@ -22,6 +22,7 @@ import Testing
             "g ""q""" TEXT GENERATED ALWAYS as (upper("a,b") || ' ) , ' || [c d]) /* AS (z) */ VIRTUAL,
             h INT CHECK (CAST(h AS INT) > 0),
             `k` INT as ((1 + (2)) * 3) stored,
+            'lit' INT AS (h * 2),
             CONSTRAINT positive CHECK (h > 0));
         """#
 
@@ -81,8 +82,10 @@ import Testing
             // parentheses and AS inside a CHECK do not confuse the scan.
             let odd = try #require(byName["odd (x, y)"]?["columns"] as? [[String: Any]])
             let oddExpressions = odd.map { $0["generatedAs"] as? String }
-            #expect(oddExpressions == [nil, nil, "upper(\"a,b\") || ' ) , ' || [c d]", nil, "(1 + (2)) * 3"])
-            #expect(odd.map { $0["generated"] as? String } == [nil, nil, "virtual", nil, "stored"])
+            // A column named by a string literal, which SQLite takes as its name, has its too.
+            #expect(
+                oddExpressions == [nil, nil, "upper(\"a,b\") || ' ) , ' || [c d]", nil, "(1 + (2)) * 3", "h * 2"])
+            #expect(odd.map { $0["generated"] as? String } == [nil, nil, "virtual", nil, "stored", "virtual"])
             // Ordinary columns say so explicitly, with null.
             #expect(columns[0]["generated"] is NSNull)
             #expect(columns[4]["notNull"] as? Bool == true)
