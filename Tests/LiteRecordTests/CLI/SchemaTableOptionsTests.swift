@@ -84,8 +84,11 @@ import Testing
             let oddExpressions = odd.map { $0["generatedAs"] as? String }
             // A column named by a string literal, which SQLite takes as its name, has its too.
             #expect(
-                oddExpressions == [nil, nil, "upper(\"a,b\") || ' ) , ' || [c d]", nil, "(1 + (2)) * 3", "h * 2"])
-            #expect(odd.map { $0["generated"] as? String } == [nil, nil, "virtual", nil, "stored", "virtual"])
+                oddExpressions == [
+                    nil, nil, "upper(\"a,b\") || ' ) , ' || [c d]", nil, "(1 + (2)) * 3", "h * 2",
+                ])
+            #expect(
+                odd.map { $0["generated"] as? String } == [nil, nil, "virtual", nil, "stored", "virtual"])
             // Ordinary columns say so explicitly, with null.
             #expect(columns[0]["generated"] is NSNull)
             #expect(columns[4]["notNull"] as? Bool == true)
