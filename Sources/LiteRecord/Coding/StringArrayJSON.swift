@@ -67,6 +67,8 @@ package enum StringArrayJSON {
         mutating func plainString() -> String? {
             guard take(UInt8(ascii: "\"")) else { return nil }
             let start = position
+            // The bytes or-ed together, so that the scan also tells whether they are all ASCII.
+            var allBits: UInt8 = 0
             while position < text.count {
                 let byte = text[position]
                 if byte == UInt8(ascii: "\"") {
@@ -75,10 +77,11 @@ package enum StringArrayJSON {
                     // ASCII is valid UTF-8, and the plain decoding initializer skips the
                     // validating one's unspecialized generic path (about 1,000 instructions a
                     // string, most of them metadata lookups); the same shortcut as text columns.
-                    if Statement.isASCII(bytes) { return String(decoding: bytes, as: UTF8.self) }
+                    if allBits < 0x80 { return String(decoding: bytes, as: UTF8.self) }
                     return String(validating: bytes, as: UTF8.self)
                 }
                 guard byte >= 0x20, byte != UInt8(ascii: "\\") else { return nil }
+                allBits |= byte
                 position += 1
             }
             return nil

@@ -31,6 +31,62 @@ extension DateText {
     /// - Parameter text: The UTF-8 bytes of the text.
     /// - Throws: ``ParseFailure`` saying what is wrong.
     package static func parse(_ text: UnsafeBufferPointer<UInt8>) throws(ParseFailure) -> Parsed {
+        if let interval = parseStoredForm(text) { return .interval(interval) }
+        return try parseAnyForm(text)
+    }
+
+    /// Reads the form LiteRecord writes, `YYYY-MM-DD HH:MM:SS[.digits]`, or gives `nil` for any
+    /// other text, valid or not, which ``parseAnyForm(_:)`` then reads or rejects.
+    ///
+    /// Every date LiteRecord stored is in this form, so most reads take this path: fixed
+    /// positions, no number check first, no cursor. It accepts a subset of what the general
+    /// grammar accepts and computes the same value from it, which a differential test checks.
+    @inline(__always)
+    package static func parseStoredForm(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
+        let count = text.count
+        guard count >= 19, count != 20, let bytes = text.baseAddress,
+            bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: " "),
+            bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":")
+        else { return nil }
+        var allDigits = true
+        @inline(__always) func number(_ start: Int, _ width: Int) -> Int64 {
+            var value: Int64 = 0
+            for index in start..<start + width {
+                let digit = bytes[index] &- 0x30
+                allDigits = allDigits && digit < 10
+                value = value &* 10 &+ Int64(digit)
+            }
+            return value
+        }
+        let year = number(0, 4)
+        let month = number(5, 2)
+        let day = number(8, 2)
+        let hour = number(11, 2)
+        let minute = number(14, 2)
+        let second = number(17, 2)
+        guard allDigits, month >= 1, month <= 12, day >= 1, day <= daysInMonth(year: year, month: month),
+            hour <= 23, minute <= 59, second <= 59
+        else { return nil }
+        let whole =
+            daysFromCivil(year: year, month: month, day: day) * 86_400 - unixEpochToReference
+            + hour * 3600 + minute * 60 + second
+        guard count > 19 else { return Double(whole) }
+        guard bytes[19] == UInt8(ascii: ".") else { return nil }
+        let fractionCount = count - 20
+        let fraction = number(20, min(fractionCount, 15))
+        guard allDigits else { return nil }
+        // Up to 15 digits, one correctly rounded division of two exact doubles gives what the
+        // general path gives after it strips trailing zeros (the quotient is the same number);
+        // the general path handles more digits and the second before the reference date.
+        guard fractionCount <= 15, whole != -1 else {
+            for index in 20..<count where bytes[index] &- 0x30 >= 10 { return nil }
+            return try? interval(whole: whole, fraction: text[20..<count])
+        }
+        return Double(whole) + Double(fraction) / powersOfTen[fractionCount]
+    }
+
+    /// Reads every form ``parse(_:)`` accepts, with an error that says what is wrong.
+    package static func parseAnyForm(_ text: UnsafeBufferPointer<UInt8>) throws(ParseFailure) -> Parsed {
         guard !text.isEmpty else { throw ParseFailure("empty text is not a date") }
         if isDecimalNumber(text) { return .number }
         var reader = ByteReader(text: text)

@@ -217,6 +217,53 @@ extension Hardening {
                     && counts.invalid > Self.cases / 5)
         }
 
+        /// The fast read of the stored form agrees to the bit with the general grammar on every
+        /// text it accepts, declines every other text, and accepts every date LiteRecord writes.
+        @Test func storedFormReadAgreesWithTheGeneralGrammar() throws {
+            var source = FuzzSource(seed: 0x5707_ED)
+            var accepted = 0
+            for iteration in 0..<Self.cases {
+                let text: String =
+                    switch iteration % 3 {
+                    case 0: DateFuzz.randomDateText(&source).text
+                    case 1: source.mutated(DateFuzz.randomDateText(&source).text)
+                    default:
+                        try #require(
+                            try storedText(
+                                Double(source.int(-63_000_000_000...250_000_000_000))
+                                    / Double(source.pick([1, 7, 1_000, 1 << 20]))
+                            ))
+                    }
+                let bytes = Array(text.utf8)
+                bytes.withUnsafeBufferPointer { buffer in
+                    let general = Result { () throws(DateText.ParseFailure) in
+                        try DateText.parseAnyForm(buffer)
+                    }
+                    guard let fast = DateText.parseStoredForm(buffer) else {
+                        if iteration % 3 == 2 { Issue.record("a stored date was declined: \(bytes)") }
+                        return
+                    }
+                    accepted += 1
+                    guard case .success(.interval(let interval)) = general else {
+                        Issue.record(
+                            "\(String(decoding: bytes, as: UTF8.self)) read as \(fast), general: \(general)")
+                        return
+                    }
+                    #expect(
+                        fast.bitPattern == interval.bitPattern, "\(String(decoding: bytes, as: UTF8.self))")
+                }
+            }
+            #expect(accepted > Self.cases / 3)
+        }
+
+        /// The text LiteRecord stores for the date `interval` seconds after the reference date.
+        private func storedText(_ interval: Double) throws -> String? {
+            let value = try DateStorage.text.databaseValue(
+                for: Date(timeIntervalSinceReferenceDate: interval))
+            guard case .text(let text) = value else { return nil }
+            return text
+        }
+
         /// The oracle's calendar arithmetic agrees with Foundation's Gregorian calendar (after the
         /// 1582 Julian cutover, before which Foundation's calendar is not proleptic).
         @Test func oracleAgreesWithFoundationsCalendar() throws {
