@@ -65,8 +65,10 @@ extension RowDecodingSession {
             plan = made.context.plan
         }
         guard !plan.readsFirstColumn, let layout = plan.layout(for: T.self) else { return nil }
-        var fetch = InPlaceRows(statement: statement, decoder: decoder, layout: layout, session: session)
-        return try fetch.collect(T.self, expecting: plan, allocating: allocating)
+        var fetch = InPlaceRows(session: session)
+        return try fetch.collect(
+            T.self, from: statement, decoder: decoder, layout: layout, expecting: plan, allocating: allocating
+        )
     }
 }
 
@@ -97,15 +99,17 @@ func makeRowArray<T>(
 
 /// The state of one fetch collecting in place: the session is only made for a row the
 /// in-place read declines.
+///
+/// The statement, the decoder and the layout are passed to each method rather than stored:
+/// held here, their references were retained and released on every fetch, about two hundred
+/// instructions of a lookup by key.
 private struct InPlaceRows {
-    let statement: Statement
-    let decoder: RowDecoder
-    let layout: LayoutBinding
     var session: RowDecodingSession?
 
     /// The rows, sized from and counted into the plan's `lastRowCount`.
     mutating func collect<T: Decodable>(
-        _ type: T.Type, expecting plan: DecodingPlan, allocating: RowArrayAllocation<T>
+        _ type: T.Type, from statement: Statement, decoder: RowDecoder, layout: LayoutBinding,
+        expecting plan: DecodingPlan, allocating: RowArrayAllocation<T>
     ) throws -> [T] {
         var done = false
         // The first block is allocated by the caller's specialized code rather than by
@@ -117,14 +121,17 @@ private struct InPlaceRows {
         let expected = plan.lastRowCount > 0 ? plan.lastRowCount : 16
         var rows = try allocating(expected) { slots, built in
             guard let base = slots.baseAddress else { return }
-            done = try buildRows(T.self, into: base, capacity: slots.count, built: &built, onRow: false)
+            done = try buildRows(
+                T.self, from: statement, decoder: decoder, layout: layout, into: base, capacity: slots.count,
+                built: &built, onRow: false)
         }
         while !done {
             // The array is full. Stepping first means a fetch that exactly fills it does not grow
             // it for nothing.
             guard try statement.step() else { break }
             if rows.count * MemoryLayout<T>.stride >= RowDecodingSession.overflowThresholdBytes {
-                try collectOverflow(T.self, appendingTo: &rows)
+                try collectOverflow(
+                    T.self, from: statement, decoder: decoder, layout: layout, appendingTo: &rows)
                 break
             }
             // Spare capacity the allocator rounded up to is filled first; a full array doubles.
@@ -133,7 +140,8 @@ private struct InPlaceRows {
                 try span.withUnsafeMutableBufferPointer { slots, built in
                     guard let base = slots.baseAddress else { return }
                     done = try buildRows(
-                        T.self, into: base, capacity: slots.count, built: &built, onRow: true)
+                        T.self, from: statement, decoder: decoder, layout: layout, into: base,
+                        capacity: slots.count, built: &built, onRow: true)
                 }
             }
         }
@@ -150,14 +158,18 @@ private struct InPlaceRows {
 
     /// Builds the statement's remaining rows, from the one it stands on, into overflow blocks,
     /// then moves them to the end of `rows`.
-    private mutating func collectOverflow<T: Decodable>(_ type: T.Type, appendingTo rows: inout [T]) throws {
+    private mutating func collectOverflow<T: Decodable>(
+        _ type: T.Type, from statement: Statement, decoder: RowDecoder, layout: LayoutBinding,
+        appendingTo rows: inout [T]
+    ) throws {
         let overflow = OverflowRows<T>()
         var onRow = true
         var done = false
         while !done {
             try overflow.appendBlock { slots, built in
                 done = try buildRows(
-                    T.self, into: slots, capacity: overflow.blockCapacity, built: &built, onRow: onRow)
+                    T.self, from: statement, decoder: decoder, layout: layout, into: slots,
+                    capacity: overflow.blockCapacity, built: &built, onRow: onRow)
             }
             onRow = false
         }
@@ -171,7 +183,8 @@ private struct InPlaceRows {
     ///   otherwise it steps first.
     @inline(__always)
     private mutating func buildRows<T: Decodable>(
-        _ type: T.Type, into slots: UnsafeMutablePointer<T>, capacity: Int, built: inout Int, onRow: Bool
+        _ type: T.Type, from statement: Statement, decoder: RowDecoder, layout: LayoutBinding,
+        into slots: UnsafeMutablePointer<T>, capacity: Int, built: inout Int, onRow: Bool
     ) throws -> Bool {
         let handle = statement.handle
         // `built` is counted in a local: every access to an inout or captured variable goes
@@ -182,7 +195,7 @@ private struct InPlaceRows {
         while onRow {
             let slot = UnsafeMutableRawPointer(slots + count)
             if !layout.fill(from: handle, into: slot) {
-                let session = declinedRowSession(T.self)
+                let session = declinedRowSession(T.self, from: statement, decoder: decoder)
                 slot.initializeMemory(
                     as: T.self, to: try session.context.decodeThroughInitializer(T.self, session: session))
             }
@@ -194,7 +207,11 @@ private struct InPlaceRows {
     }
 
     /// The session decoding declined rows through `init(from:)`, made on the first one.
-    private mutating func declinedRowSession<T>(_ type: T.Type) -> RowDecodingSession {
+    private mutating func declinedRowSession<T>(
+        _ type: T.Type, from statement: Statement, decoder: RowDecoder
+    )
+        -> RowDecodingSession
+    {
         if let session { return session }
         let made = RowDecodingSession(source: statement, decoder: decoder, type: T.self)
         session = made

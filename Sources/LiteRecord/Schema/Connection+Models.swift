@@ -195,9 +195,15 @@ extension Connection {
         throws
     {
         try withStatement(sql) { statement in
+            // The default's decoder passed straight from the table: borrowed, not copied.
+            guard configuration.dateStorage == .text else {
+                return try RowDecodingSession.decodeRows(
+                    M.self, of: statement, decoder: table.rowDecoder(dateStorage: configuration.dateStorage),
+                    allocatingAll: allocatingAll, collectingAll: collectingAll, body)
+            }
             try RowDecodingSession.decodeRows(
-                M.self, of: statement, decoder: table.rowDecoder(dateStorage: configuration.dateStorage),
-                allocatingAll: allocatingAll, collectingAll: collectingAll, body)
+                M.self, of: statement, decoder: table.textDateRowDecoder, allocatingAll: allocatingAll,
+                collectingAll: collectingAll, body)
         }
     }
 

@@ -46,6 +46,9 @@ package final class TableSchema: Sendable {
     let propertyToColumn: [String: String]
     /// Column → date storage, for columns with their own strategy.
     let columnDateStorage: [String: DateStorage]
+    /// ``rowDecoder(dateStorage:)`` for the default date text, made once: a fetch passes it on
+    /// borrowed, where a decoder made per fetch retained and released its two dictionaries.
+    let textDateRowDecoder: RowDecoder
     let statements: ModelStatements
     /// The primary key columns a write must give a value, with their positions in
     /// ``ModelStatements/columns``: every key column but the rowid that SQLite assigns.
@@ -182,6 +185,9 @@ package final class TableSchema: Sendable {
         self.keyToColumn = keyToColumn
         self.propertyToColumn = propertyToColumn
         self.columnDateStorage = dateStorages
+        var textDateRowDecoder = RowDecoder(dateStorage: .text, columnDateStorage: dateStorages)
+        textDateRowDecoder.keyToColumn = keyToColumn
+        self.textDateRowDecoder = textDateRowDecoder
         self.primaryKey = primaryKey
         self.uniques = uniques
         self.indexes = indexes
@@ -279,6 +285,7 @@ package final class TableSchema: Sendable {
 
     /// The row decoder for this model.
     func rowDecoder(dateStorage: DateStorage) -> RowDecoder {
+        if dateStorage == .text { return textDateRowDecoder }
         var decoder = RowDecoder(dateStorage: dateStorage, columnDateStorage: columnDateStorage)
         decoder.keyToColumn = keyToColumn
         return decoder
