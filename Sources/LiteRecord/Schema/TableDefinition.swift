@@ -4,12 +4,12 @@
 /// because SQLite does not accept parameters in DDL: it comes from the model's schema (never
 /// from stored data) and is rendered as an escaped SQL literal.
 enum TableDefinition {
-    static func createTable(_ schema: TableSchema) throws -> String {
+    static func createTable(_ schema: TableSchema, dateStorage: DateStorage) throws -> String {
         var lines: [String] = []
         let inlineKey = schema.primaryKey.count == 1 ? schema.primaryKey[0] : nil
         for column in schema.columns {
             var line = "\(SQL.quoteIdentifier(column.name))"
-            if !column.declaredType.rawValue.isEmpty { line += " \(column.declaredType.rawValue)" }
+            line += typeClause(schema.declaredType(of: column, dateStorage: dateStorage))
             if column.name == inlineKey {
                 // Only an INTEGER PRIMARY KEY (the rowid) gets a value from SQLite; any other key
                 // must have one, or its row could never be found (SQLite allows NULL keys).
@@ -41,10 +41,17 @@ enum TableDefinition {
         return text
     }
 
-    static func addColumn(_ column: TableSchema.Column, to table: String) throws -> String {
-        var line = "ALTER TABLE \(SQL.quoteIdentifier(table)) ADD COLUMN \(SQL.quoteIdentifier(column.name))"
-        if !column.declaredType.rawValue.isEmpty { line += " \(column.declaredType.rawValue)" }
-        return line + (try constraints(of: column))
+    static func addColumn(
+        _ column: TableSchema.Column, of schema: TableSchema, dateStorage: DateStorage
+    ) throws -> String {
+        let type = schema.declaredType(of: column, dateStorage: dateStorage)
+        return "ALTER TABLE \(SQL.quoteIdentifier(schema.tableName)) ADD COLUMN "
+            + SQL.quoteIdentifier(column.name) + typeClause(type) + (try constraints(of: column))
+    }
+
+    /// ` TYPE` after a column name, or nothing for a column declared without a type.
+    private static func typeClause(_ type: DatabaseColumnType) -> String {
+        type.rawValue.isEmpty ? "" : " \(type.rawValue)"
     }
 
     static func indexName(table: String, columns: [String], unique: Bool) -> String {

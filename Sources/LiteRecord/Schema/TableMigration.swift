@@ -33,7 +33,8 @@ enum TableMigration {
         // One read of sqlite_master: the table's kind, and its full-text index's objects.
         let stored = try FullTextMigration.readSchema(of: schema, on: connection)
         guard let kind = stored.tableKind else {
-            try connection.execute(SQL(TableDefinition.createTable(schema)))
+            try connection.execute(
+                SQL(TableDefinition.createTable(schema, dateStorage: connection.configuration.dateStorage)))
             try createIndexes(schema, on: connection)
             try createDatePartialIndexes(schema, on: connection)
             try createForeignKeyIndexes(schema, on: connection)
@@ -60,7 +61,10 @@ enum TableMigration {
                     column.name, table: schema.tableName,
                     property: "\(schema.typeName).\(column.property ?? column.key)")
             }
-            try connection.execute(SQL(TableDefinition.addColumn(column, to: schema.tableName)))
+            try connection.execute(
+                SQL(
+                    TableDefinition.addColumn(
+                        column, of: schema, dateStorage: connection.configuration.dateStorage)))
         }
         let relaxed = columnsToRelax(schema, stored: existing)
         if !relaxed.isEmpty { try relaxNotNull(relaxed, of: schema, on: connection) }
@@ -73,6 +77,9 @@ enum TableMigration {
     private static func checkCompatible(
         _ column: TableSchema.Column, stored: StoredColumn, schema: TableSchema
     ) throws {
+        // A date column that follows the connection's storage was created under whichever
+        // storage its first connection had; dates are read back in every form, so any is fine.
+        guard !column.followsConnectionDateStorage else { return }
         let storedAffinity = Affinity(declaredType: stored.type)
         let modelAffinity = Affinity(declaredType: column.declaredType.rawValue)
         guard !storedAffinity.accepts(modelAffinity) else { return }

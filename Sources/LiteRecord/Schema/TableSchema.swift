@@ -12,6 +12,9 @@ package final class TableSchema: Sendable {
         /// The property it stores, when known.
         let property: String?
         package let declaredType: DatabaseColumnType
+        /// Whether it holds a `Date` stored as the connection's ``DateStorage`` says (no
+        /// strategy of its own): its type then follows that storage where it is created.
+        let followsConnectionDateStorage: Bool
         let isOptional: Bool
         /// Whether the value is stored as JSON text (arrays, dictionaries, nested structs).
         package let isJSON: Bool
@@ -127,6 +130,7 @@ package final class TableSchema: Sendable {
                 of: probed.type, dateStorage: dateStorages[name])
             return Column(
                 name: name, key: probed.key, property: propertyForKey[probed.key], declaredType: declaredType,
+                followsConnectionDateStorage: probed.type == Date.self && dateStorages[name] == nil,
                 isOptional: isOptional, isJSON: isJSON, collation: collations[probed.key],
                 defaultValue: defaults[probed.key], swiftTypeName: String(describing: probed.type))
         }
@@ -248,6 +252,14 @@ package final class TableSchema: Sendable {
         case let number as Double: return number >= 1_000_003 ? Int(number - 1_000_003) : nil
         default: return nil
         }
+    }
+
+    /// The type `column` is declared with where a connection storing dates as `dateStorage`
+    /// creates it: a date column without a strategy of its own takes the connection's, so that
+    /// SQLite's column affinity keeps the numbers a numeric strategy stores (a `TEXT` column
+    /// turned them into text of 15 digits, losing a julian day's fraction of a second).
+    func declaredType(of column: Column, dateStorage: DateStorage) -> DatabaseColumnType {
+        column.followsConnectionDateStorage ? dateStorage.columnType : column.declaredType
     }
 
     /// The declared type of a column holding `type`, and whether it holds JSON.
