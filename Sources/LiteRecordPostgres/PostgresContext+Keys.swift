@@ -68,11 +68,20 @@ extension PostgresContext {
 
     /// ``update(_:columns:)`` with the columns already resolved and checked (key paths are not
     /// `Sendable`).
-    func update<M: Model>(_ model: M, columnNames names: [String]) throws {
+    /// Updates the given columns of the model's row (all but the key when `nil`); what
+    /// ``PostgresContext/update(_:)`` and ``update(_:columns:)`` both run.
+    func update<M: Model>(_ model: M, columnNames names: [String]?) throws {
         try withSession { session in
             let table = try session.preparedTable(for: M.self)
             let row = try table.encode(model, dateStorage: session.dateStorage)
             let key = try session.keyCondition(row, table: table)
+            let names = names ?? row.columns.filter { !table.primaryKey.contains($0) }
+            guard !names.isEmpty else {
+                // Every column is part of the key: there is nothing to change, only to check.
+                let found = try session.execute("SELECT 1 FROM \(identifier: table.name) WHERE \(key)").rows
+                if found.isEmpty { throw PersistenceError.notFound(row, table: table) }
+                return
+            }
             var sql: SQL = "UPDATE \(identifier: table.name) SET "
             for (index, column) in names.enumerated() {
                 guard let value = row[column] else {
@@ -84,17 +93,5 @@ extension PostgresContext {
             sql.append(" WHERE \(key)")
             if try session.execute(sql).changes == 0 { throw PersistenceError.notFound(row, table: table) }
         }
-    }
-}
-
-extension BackendTable {
-    /// `"a" = $n AND "b" = $m` for key values in key order (their number already checked).
-    fileprivate func keyCondition(_ values: [DatabaseValue]) -> SQL {
-        var condition: SQL = ""
-        for (index, (column, value)) in zip(primaryKey, values).enumerated() {
-            condition.append(
-                index == 0 ? "\(identifier: column) = \(value)" : " AND \(identifier: column) = \(value)")
-        }
-        return condition
     }
 }

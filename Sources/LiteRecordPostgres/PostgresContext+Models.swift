@@ -54,24 +54,7 @@ extension PostgresContext {
     /// - Throws: ``LiteRecord/PersistenceError`` (``LiteRecord/PersistenceError/isRowNotFound``)
     ///   when no row has the key; ``LiteRecord/DatabaseError`` for constraint violations.
     public func update<M: Model>(_ model: M) throws {
-        try withSession { session in
-            let table = try session.preparedTable(for: M.self)
-            let row = try BackendTable(for: M.self).encode(model, dateStorage: session.dateStorage)
-            let key = try session.keyCondition(row, table: table)
-            let assignments = zip(row.columns, row.values).filter { !table.primaryKey.contains($0.0) }
-            guard !assignments.isEmpty else {
-                let found = try session.execute("SELECT 1 FROM \(identifier: table.name) WHERE \(key)").rows
-                if found.isEmpty { throw PersistenceError.notFound(row, table: table) }
-                return
-            }
-            var sql: SQL = "UPDATE \(identifier: table.name) SET "
-            for (index, (column, value)) in assignments.enumerated() {
-                sql.append(
-                    index == 0 ? "\(identifier: column) = \(value)" : ", \(identifier: column) = \(value)")
-            }
-            sql.append(" WHERE \(key)")
-            if try session.execute(sql).changes == 0 { throw PersistenceError.notFound(row, table: table) }
-        }
+        try update(model, columnNames: nil)
     }
 
     /// Deletes the row with the model's primary key.
@@ -118,10 +101,11 @@ extension PostgresContext {
     /// - Returns: Whether the row exists.
     /// - Throws: ``LiteRecord/PersistenceError`` when the model has no single-column key.
     public func exists<M: Model>(_ type: M.Type, id: some DatabaseValueConvertible) throws -> Bool {
-        try withSession { session in
+        let values = try BackendTable.keyValues(of: M.self, [id])
+        return try withSession { session in
             guard let table = try session.readableTable(for: M.self) else { return false }
-            let key = try table.singleKeyColumn(of: M.self)
-            let sql: SQL = "SELECT 1 FROM \(identifier: table.name) WHERE \(identifier: key) = \(id) LIMIT 1"
+            let sql: SQL =
+                "SELECT 1 FROM \(identifier: table.name) WHERE \(table.keyCondition(values)) LIMIT 1"
             return try !session.execute(sql).rows.isEmpty
         }
     }
@@ -136,12 +120,7 @@ extension PostgresContext {
     ///   ``LiteRecord/DatabaseError`` (a foreign key that restricts the delete).
     @discardableResult
     public func delete<M: Model>(_ type: M.Type, id: some DatabaseValueConvertible) throws -> Bool {
-        try withSession { session in
-            let table = try session.preparedTable(for: M.self)
-            let key = try table.singleKeyColumn(of: M.self)
-            let sql: SQL = "DELETE FROM \(identifier: table.name) WHERE \(identifier: key) = \(id)"
-            return try session.execute(sql).changes > 0
-        }
+        try delete(M.self, key: [id])
     }
 
     /// Every model in the table, in primary key order (SQLite's is rowid order, the same for
@@ -227,10 +206,20 @@ extension BackendTable {
     /// The column of the model's single-column primary key, which `find`, `exists` and
     /// `delete(_:id:)` look rows up by.
     func singleKeyColumn<M: Model>(of type: M.Type) throws -> String {
-        guard primaryKey.count == 1 else {
-            throw PersistenceError("\(M.self) has no single-column primary key to find it by", table: name)
-        }
+        // One value checked against the key as every backend checks it: the same error as
+        // SQLite's for a model without a key, or with a key of several columns.
+        _ = try BackendTable.keyValues(of: M.self, [DatabaseValue.null])
         return primaryKey[0]
+    }
+
+    /// `"a" = $1 AND "b" = $2` for the primary key's columns and values, in key order.
+    func keyCondition(_ values: [DatabaseValue]) -> SQL {
+        var condition: SQL = ""
+        for (index, (column, value)) in zip(primaryKey, values).enumerated() {
+            condition.append(
+                index == 0 ? "\(identifier: column) = \(value)" : " AND \(identifier: column) = \(value)")
+        }
+        return condition
     }
 }
 
@@ -361,20 +350,20 @@ extension PostgresSession {
         return sql
     }
 
-    /// `"id" = $n AND ...` for the model's primary key values.
+    /// The primary key condition of an encoded model (see ``BackendTable/keyCondition(_:)``).
+    ///
+    /// - Throws: ``LiteRecord/PersistenceError`` when the model has no primary key, or a `nil` one.
     func keyCondition(_ row: EncodedRow, table: BackendTable) throws -> SQL {
         guard !table.primaryKey.isEmpty else {
             throw PersistenceError("\(table.name) has no primary key", table: table.name)
         }
-        var condition: SQL = ""
-        for (index, column) in table.primaryKey.enumerated() {
+        let values = try table.primaryKey.map { column in
             guard let value = row[column], !value.isNull else {
                 throw PersistenceError("the model's primary key \(column) is nil", table: table.name)
             }
-            condition.append(
-                index == 0 ? "\(identifier: column) = \(value)" : " AND \(identifier: column) = \(value)")
+            return value
         }
-        return condition
+        return table.keyCondition(values)
     }
 }
 

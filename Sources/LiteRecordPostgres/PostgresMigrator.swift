@@ -39,69 +39,11 @@ extension Migrator {
             try migrate(transaction)
         }
     }
-
-    /// Applies every registered migration the database has not applied yet, in registration
-    /// order. When nothing is pending it only reads the migrations table and writes nothing.
-    ///
-    /// - Parameter db: The database, or a transaction (each migration then runs in a savepoint
-    ///   of it, and the whole run commits or rolls back with it).
-    /// - Throws: ``LiteRecord/MigrationError``: when a migration fails (it is rolled back, later
-    ///   ones do not run, earlier ones stay applied); when a name was registered twice; when the
-    ///   database records a migration this migrator does not know. ``LiteRecord/DatabaseError``
-    ///   when the migrations table cannot be read.
-    public func migrate(_ db: some PostgresContext) throws {
-        try postgresBackend(db).applyMigrations(migrationsToRun(upTo: nil), of: self)
-    }
-
-    /// Applies the pending registered migrations up to and including the one named `name`.
-    ///
-    /// - Parameters:
-    ///   - db: The database, or a transaction.
-    ///   - name: The last migration to apply; it must be registered.
-    /// - Throws: As ``LiteRecord/Migrator/migrate(_:)-(PostgresContext)``, and a
-    ///   ``LiteRecord/MigrationError`` (``LiteRecord/MigrationError/isUnknownTarget``) when no
-    ///   migration named `name` is registered.
-    public func migrate(_ db: some PostgresContext, upTo name: String) throws {
-        try postgresBackend(db).applyMigrations(migrationsToRun(upTo: name), of: self)
-    }
-
-    /// The names of the migrations the database has applied, in the order they were applied,
-    /// including those this migrator does not know. A database never migrated gives `[]` and
-    /// stays untouched.
-    ///
-    /// - Parameter db: The database, or a transaction.
-    /// - Returns: The applied migrations' names.
-    /// - Throws: ``LiteRecord/DatabaseError`` when the migrations table cannot be read.
-    public func appliedMigrations(in db: some PostgresContext) throws -> [String] {
-        try postgresBackend(db).appliedMigrationNames(table: Self.tableName)
-    }
-
-    /// Whether the database has applied every registered migration.
-    ///
-    /// - Parameter db: The database, or a transaction.
-    /// - Returns: `true` when no registered migration is pending.
-    /// - Throws: ``LiteRecord/DatabaseError`` when the migrations table cannot be read.
-    public func hasCompletedMigrations(in db: some PostgresContext) throws -> Bool {
-        // By UTF-8 bytes, as the names are compared everywhere (Swift's `==` would also match
-        // canonically equivalent spellings the table keeps apart).
-        let applied = Set(try appliedMigrations(in: db).map { Array($0.utf8) })
-        return migrationNames.allSatisfy { applied.contains(Array($0.utf8)) }
-    }
-
-    private func postgresBackend(_ db: some PostgresContext) -> any MigrationBackend {
-        PostgresMigrationRun(context: db)
-    }
 }
 
-/// Any PostgreSQL context, as the migrator's backend.
-private struct PostgresMigrationRun<Context: PostgresContext>: PostgresMigrationBackend {
-    let context: Context
-    func withSession<T>(_ body: (PostgresSession) throws -> T) throws -> T { try context.withSession(body) }
-}
-
-/// What runs migrations on a PostgreSQL session: a database, a transaction, or any context
-/// (``PostgresMigrationRun``); the database and the transaction also serve the migrator's
-/// form for any backend (`migrate(_: some ModelContext)`).
+/// What runs migrations on a PostgreSQL session: a database or a transaction. The migrator's
+/// entry points are the core's, for any backend (`migrate(_: some ModelContext)` and its
+/// siblings), which hand the run to this backend.
 protocol PostgresMigrationBackend: MigrationBackend {
     func withSession<T>(_ body: (PostgresSession) throws -> T) throws -> T
 }

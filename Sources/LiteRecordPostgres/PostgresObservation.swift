@@ -76,20 +76,4 @@ extension PostgresDatabase {
                 database: self, prepare: { [] }, fetch: fetch, sink: sink.skippingRepeats(by: ==))
         }
     }
-
-    /// Observes the results of a query with callbacks instead of a loop, as SQLite's
-    /// `observe(_:onChange:onError:)` does.
-    ///
-    /// - Parameters:
-    ///   - query: A query built on this database, as ``observe(_:)-(Query<M>)`` takes it.
-    ///   - onChange: Called with the first results, then with each fresh ones, on a thread of
-    ///     the observer's.
-    ///   - onError: Called once if a fetch fails, which ends the observation.
-    /// - Returns: What stops the observation; releasing it stops it too.
-    public func observe<M: Model>(
-        _ query: Query<M>, onChange: @escaping @Sendable ([M]) -> Void,
-        onError: @escaping @Sendable (any Error) -> Void = { _ in }
-    ) -> DatabaseCancellable {
-        observe(query).observing(onChange: onChange, onError: onError)
-    }
 }

@@ -24,6 +24,12 @@ private struct Membership: Model, Equatable {
     static let schema = Schema<Membership>(table: "mdb_memberships", primaryKey: [\.club, \.member])
 }
 
+/// A model without a primary key.
+private struct LogLine: Model, Equatable {
+    var text: String
+    static let schema = Schema<LogLine>(table: "mdb_log_lines")
+}
+
 private struct Rollback: Error {}
 
 /// A `Decodable` that is not a model: columns by name.
@@ -149,6 +155,31 @@ private enum DataLayer {
         // A composite key has no single `id`.
         let single = #expect(throws: PersistenceError.self) { try db.find(Membership.self, id: "chess") }
         #expect(single != nil)
+        // Every lookup by `id` says why in the same words on every backend, and changes nothing.
+        let singles = [
+            #expect(throws: PersistenceError.self) { try db.find(Membership.self, id: "go") },
+            #expect(throws: PersistenceError.self) { try db.exists(Membership.self, id: "go") },
+            #expect(throws: PersistenceError.self) { try db.delete(Membership.self, id: "go") },
+        ]
+        for error in singles {
+            #expect(
+                error?.message.contains(
+                    "primary key has 2 column(s) (club, member) but 1 value(s) were given")
+                    == true, "\(String(describing: error))")
+        }
+        #expect(try db.count(Membership.self) == 2)
+        // A model without a primary key: the same error as SQLite's, whatever the lookup.
+        try db.insert(LogLine(text: "started"))
+        let keyless = [
+            #expect(throws: PersistenceError.self) { try db.find(LogLine.self, id: 1) },
+            #expect(throws: PersistenceError.self) { try db.exists(LogLine.self, id: 1) },
+            #expect(throws: PersistenceError.self) { try db.delete(LogLine.self, id: 1) },
+        ]
+        for error in keyless {
+            #expect(
+                error?.message.contains("LogLine has no primary key") == true, "\(String(describing: error))")
+        }
+        #expect(try db.fetchAll(LogLine.self) == [LogLine(text: "started")])
     }
 
     static func rawSQL(_ db: some ModelContext) throws {

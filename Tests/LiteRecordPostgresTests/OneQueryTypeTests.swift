@@ -170,16 +170,22 @@ struct OneQueryTypeTests {
         #expect(try await query.deleteAll() == 1)
     }
 
-    @Test func observingWithCallbacksOnPostgreSQLDeliversTheFirstAndTheNextResults() throws {
-        let pg = try PostgresTestServer.freshDatabase()
+    @Test func observingWithCallbacksDeliversTheFirstAndTheNextResultsOnBothBackends() throws {
+        try Self.observeWithCallbacks(on: try Database(.inMemory))
+        try Self.observeWithCallbacks(on: try PostgresTestServer.freshDatabase())
+    }
+
+    /// The callback form, written once over the protocol: the first results, then those after
+    /// a commit.
+    private static func observeWithCallbacks(on db: some ModelDatabase) throws {
         let seen = ObservedNames()
-        let cancellable = pg.observe(
-            pg.query(Racer.self).order { $0.name }, onChange: { seen.append($0.map(\.name)) })
+        let query = db.query(Racer.self).order { $0.name }
+        let token = db.observe(query, onChange: { seen.append($0.map(\.name)) }, onError: { _ in })
         try seen.wait(forCount: 1)
         var racer = Racer(id: nil, name: "Fay", team: nil, laps: 2)
-        try pg.insert(&racer)
+        try db.insert(&racer)
         try seen.wait(forCount: 2)
-        cancellable.cancel()
+        token.cancel()
         #expect(seen.values == [[], ["Fay"]])
     }
 }

@@ -123,6 +123,26 @@ public final class DatabaseCancellable: Sendable {
 
 // MARK: - Observing
 
+extension ModelDatabase {
+    /// Observes the results of a query, calling `onChange` with them now and after each
+    /// committed change that can alter them: ``observe(_:)-(Query<M>)`` with callbacks instead
+    /// of a loop, on every backend.
+    ///
+    /// - Parameters:
+    ///   - query: The query, as ``observe(_:)-(Query<M>)`` takes it.
+    ///   - onChange: Receives each fresh array of models, on a background thread, one call at
+    ///     a time.
+    ///   - onError: Receives the error of a fetch that failed, which ends the observation.
+    /// - Returns: Keep it: the observation stops when it is cancelled or released.
+    public func observe<M: Model>(
+        _ query: Query<M>,
+        onChange: @escaping @Sendable ([M]) -> Void,
+        onError: @escaping @Sendable (any Error) -> Void = { _ in }
+    ) -> DatabaseCancellable {
+        observe(query).observing(onChange: onChange, onError: onError)
+    }
+}
+
 extension Database {
     /// Observes the value `fetch` returns, as an `AsyncSequence` of fresh values.
     ///
@@ -168,23 +188,6 @@ extension Database {
         onError: @escaping @Sendable (any Error) -> Void = { _ in }
     ) -> DatabaseCancellable {
         observe(fetch).observing(onChange: onChange, onError: onError)
-    }
-
-    /// Observes the results of a query, calling `onChange` with them now and after each
-    /// committed change that can alter them.
-    ///
-    /// - Parameters:
-    ///   - query: The query; it runs on this database, whatever it was built on.
-    ///   - onChange: Receives each fresh array of models, on a background thread, one call at
-    ///     a time.
-    ///   - onError: Receives the error of a fetch that failed, which ends the observation.
-    /// - Returns: Keep it: the observation stops when it is cancelled or released.
-    public func observe<M: Model>(
-        _ query: Query<M>,
-        onChange: @escaping @Sendable ([M]) -> Void,
-        onError: @escaping @Sendable (any Error) -> Void = { _ in }
-    ) -> DatabaseCancellable {
-        observe(query).observing(onChange: onChange, onError: onError)
     }
 
     /// The rows changed by each committed transaction, one array per transaction, in commit
