@@ -34,6 +34,27 @@ enum EagerLoadingParityChecks {
                     data.tracks.filter { $0.albumId == album.albumId && $0.milliseconds > 250_000 }.reversed()
                 })
 
+        // any operation of Query on the roots (here a relation filter: artists with an album whose title ends in 2); each root keeps all its
+        // related rows, whatever the filter read
+        let endingIn2 = try db.query(ChinookArtist.self).including(all: ChinookAlbum.self) {
+            $0.order { $0.albumId.ascending }
+        }.changingRoots {
+            $0.where(any: ChinookAlbum.self) { $0.title.hasSuffix("2") }.order { $0.artistId.descending }
+        }.fetchAll()
+        let expectedEndingIn2 = data.artists.reversed().filter { artist in
+            data.albums.contains { $0.artistId == artist.artistId && $0.title.hasSuffix("2") }
+        }
+        #expect(!expectedEndingIn2.isEmpty)
+        #expect(endingIn2.map(\.0) == expectedEndingIn2)
+        #expect(
+            endingIn2.map(\.1)
+                == expectedEndingIn2.map { artist in data.albums.filter { $0.artistId == artist.artistId } })
+        let firstAlbums = try db.query(ChinookAlbum.self).including(one: ChinookArtist.self) { $0 }
+            .changingRoots { $0.order { $0.albumId.ascending }.limit(3) }.fetchAll()
+        #expect(firstAlbums.map(\.0) == Array(data.albums.prefix(3)))
+        #expect(
+            firstAlbums.map { $0.1?.artistId } == data.albums.prefix(3).map { Optional($0.artistId) })
+
         // to-one with an optional key, NULL keys give nil
         let tracks = try db.query(ChinookTrack.self).order { $0.trackId.ascending }.including(
             one: ChinookAlbum.self

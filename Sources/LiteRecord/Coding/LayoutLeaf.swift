@@ -70,7 +70,7 @@ package enum LayoutLeaf: UInt8 {
         case .uint16: return Self.integer(UInt16.self, value, storage, isOptional, target)
         case .uint8: return Self.integer(UInt8.self, value, storage, isOptional, target)
         case .double:
-            // As `decodeDouble`: REAL, or INTEGER converted by SQLite.
+            // As `RowDecodingContext.double`: REAL, or INTEGER converted by SQLite.
             guard storage == SQLITE_FLOAT || storage == SQLITE_INTEGER else { return false }
             writeLayoutValue(sqlite3_value_double(value), isOptional, target)
             return true

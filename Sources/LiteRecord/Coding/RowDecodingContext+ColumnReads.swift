@@ -18,9 +18,9 @@ extension RowDecodingContext {
     }
 
     /// Reads a property through `fast` when SQLite's value suits it, through the value-codec
-    /// protocol otherwise (which decides and reports errors).
+    /// protocol otherwise (which decides and reports errors). `fast` is one of the readers below.
     @inline(__always)
-    private func read<T: DatabaseValueConvertible>(
+    func read<T: DatabaseValueConvertible>(
         _ type: T.Type, at index: Int, key: some CodingKey, fast: (OpaquePointer) -> T?
     ) throws -> T {
         if let value = statementValue(at: index), let result = fast(value) { return result }
@@ -30,7 +30,7 @@ extension RowDecodingContext {
     /// Reads an optional property with one call into SQLite: NULL is `nil`, the rest reads as
     /// ``read(_:at:key:fast:)`` does.
     @inline(__always)
-    private func readOptional<T: DatabaseValueConvertible>(
+    func readOptional<T: DatabaseValueConvertible>(
         _ type: T.Type, at index: Int, key: some CodingKey, fast: (OpaquePointer) -> T?
     ) throws -> T? {
         if let value = statementValue(at: index) {
@@ -42,66 +42,18 @@ extension RowDecodingContext {
         return try decodePrimitive(T.self, at: index, key: key)
     }
 
-    /// Reads an integer property; REAL with no fraction, range errors and the rest go through
-    /// the value-codec protocol.
-    ///
-    /// `fast` is a closure literal, not `Self.integer` itself: a generic function passed by
-    /// name is not specialized inside ``read(_:at:key:fast:)`` (15 % more instructions on a
-    /// Northwind load).
-    @inline(__always)
-    func decodeInteger<T: FixedWidthInteger & DatabaseValueConvertible>(
-        _ type: T.Type, at index: Int, key: some CodingKey
-    ) throws -> T {
-        try read(T.self, at: index, key: key) { Self.integer($0) }
-    }
-
-    /// Reads an optional integer property.
-    @inline(__always)
-    func decodeOptionalInteger<T: FixedWidthInteger & DatabaseValueConvertible>(
-        _ type: T.Type, at index: Int, key: some CodingKey
-    ) throws -> T? {
-        try readOptional(T.self, at: index, key: key) { Self.integer($0) }
-    }
-
-    /// Reads a Bool property: 0 or 1; anything else is the value-codec protocol's error.
-    @inline(__always)
-    func decodeBool(at index: Int, key: some CodingKey) throws -> Bool {
-        try read(Bool.self, at: index, key: key, fast: Self.bool)
-    }
-
-    /// Reads a Double property.
-    @inline(__always)
-    func decodeDouble(at index: Int, key: some CodingKey) throws -> Double {
-        try read(Double.self, at: index, key: key, fast: Self.double)
-    }
-
-    /// Reads an optional Double property.
-    @inline(__always)
-    func decodeOptionalDouble(at index: Int, key: some CodingKey) throws -> Double? {
-        try readOptional(Double.self, at: index, key: key, fast: Self.double)
-    }
-
-    /// Reads a String property.
-    @inline(__always)
-    func decodeString(at index: Int, key: some CodingKey) throws -> String {
-        try read(String.self, at: index, key: key, fast: Self.string)
-    }
-
-    /// Reads an optional String property.
-    @inline(__always)
-    func decodeOptionalString(at index: Int, key: some CodingKey) throws -> String? {
-        try readOptional(String.self, at: index, key: key, fast: Self.string)
-    }
-
     // MARK: What each type reads from SQLite's value; `nil` leaves it to the general path
 
+    /// An integer in range; REAL with no fraction, range errors and the rest go through the
+    /// value-codec protocol.
     @inline(__always)
-    private static func integer<T: FixedWidthInteger>(_ value: OpaquePointer) -> T? {
+    static func integer<T: FixedWidthInteger>(_ value: OpaquePointer) -> T? {
         sqlite3_value_type(value) == SQLITE_INTEGER ? T(exactly: sqlite3_value_int64(value)) : nil
     }
 
+    /// 0 or 1; anything else is the value-codec protocol's error.
     @inline(__always)
-    private static func bool(_ value: OpaquePointer) -> Bool? {
+    static func bool(_ value: OpaquePointer) -> Bool? {
         guard sqlite3_value_type(value) == SQLITE_INTEGER else { return nil }
         switch sqlite3_value_int64(value) {
         case 0: return false
@@ -110,15 +62,16 @@ extension RowDecodingContext {
         }
     }
 
+    /// REAL, or INTEGER converted by SQLite.
     @inline(__always)
-    private static func double(_ value: OpaquePointer) -> Double? {
+    static func double(_ value: OpaquePointer) -> Double? {
         let storage = sqlite3_value_type(value)
         return storage == SQLITE_FLOAT || storage == SQLITE_INTEGER ? sqlite3_value_double(value) : nil
     }
 
     /// Valid UTF-8 text; other text is the value-codec protocol's error.
     @inline(__always)
-    private static func string(_ value: OpaquePointer) -> String? {
+    static func string(_ value: OpaquePointer) -> String? {
         sqlite3_value_type(value) == SQLITE_TEXT ? Statement.text(of: value) : nil
     }
 

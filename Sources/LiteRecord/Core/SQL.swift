@@ -163,6 +163,13 @@ public struct SQL: Sendable, CustomStringConvertible, ExpressibleByStringInterpo
             guard sql.storedText == nil, sql.pieces.appendPlaceholder() else { return appendText("?") }
         }
 
+        /// Binds a value: its `?` in the text, and `append` adds it to the arguments.
+        @inlinable @inline(__always)
+        mutating func bind(_ append: (inout SQLValues) -> Void) {
+            appendPlaceholder()
+            append(&sql.values)
+        }
+
         /// Binds a value: appends `?` to the text and the value to the arguments.
         public mutating func appendInterpolation(_ value: some DatabaseValueConvertible) {
             appendBound(value)
@@ -175,8 +182,7 @@ public struct SQL: Sendable, CustomStringConvertible, ExpressibleByStringInterpo
         /// Binds a string: appends `?` to the text and the string to the arguments.
         @inlinable
         public mutating func appendInterpolation(_ value: String) {
-            appendPlaceholder()
-            sql.values.append(text: value)
+            bind { $0.append(text: value) }
         }
 
         /// Binds an integer: appends `?` to the text and the integer to the arguments.
@@ -188,8 +194,7 @@ public struct SQL: Sendable, CustomStringConvertible, ExpressibleByStringInterpo
         /// Binds an integer: appends `?` to the text and the integer to the arguments.
         @inlinable
         public mutating func appendInterpolation(_ value: Int64) {
-            appendPlaceholder()
-            sql.values.append(integer: value)
+            bind { $0.append(integer: value) }
         }
 
         /// Binds a real: appends `?` to the text and the real to the arguments. NaN is refused
@@ -197,8 +202,7 @@ public struct SQL: Sendable, CustomStringConvertible, ExpressibleByStringInterpo
         @inlinable
         public mutating func appendInterpolation(_ value: Double) {
             guard !value.isNaN else { return appendBound(value) }
-            appendPlaceholder()
-            sql.values.append(real: value)
+            bind { $0.append(real: value) }
         }
 
         /// Binds any convertible value, or records why it cannot be converted.

@@ -9,38 +9,21 @@
 ///
 /// ## Topics
 /// - ``fetchAll()-7hu86``
-/// - ``where(_:)``
-/// - ``order(_:)-((Columns<Root>)->Ordering)``
-/// - ``limit(_:offset:)``
+/// - ``IncludingQuery/where(_:)``
+/// - ``IncludingQuery/order(_:)-((Columns<Self.Root>)->Ordering)``
+/// - ``IncludingQuery/limit(_:offset:)``
+/// - ``changingRoots(_:)``
 public struct QueryIncludingAll<Root: Model, Target: Model>: Sendable {
     let root: Query<Root>
     let children: Query<Target>
     let load: Result<EagerLoad, any Error>
 
-    /// Keeps the roots for which the condition holds.
+    /// The same query with the roots' query changed by `change`.
     ///
-    /// - Parameter condition: `{ $0.name == "Tolkien" }`.
-    /// - Returns: The narrowed query.
-    public func `where`(_ condition: (Columns<Root>) -> Condition) -> Self {
-        Self(root: root.where(condition), children: children, load: load)
-    }
-
-    /// Sorts the roots (replacing earlier sort keys).
-    ///
-    /// - Parameter ordering: `{ $0.name.ascending }`.
-    /// - Returns: The sorted query.
-    public func order(_ ordering: (Columns<Root>) -> Ordering) -> Self {
-        Self(root: root.order(ordering), children: children, load: load)
-    }
-
-    /// Returns at most `count` roots, after skipping `offset`; each still has all its related rows.
-    ///
-    /// - Parameters:
-    ///   - count: The maximum number of roots.
-    ///   - offset: How many roots to skip first.
-    /// - Returns: The limited query.
-    public func limit(_ count: Int, offset: Int? = nil) -> Self {
-        Self(root: root.limit(count, offset: offset), children: children, load: load)
+    /// - Parameter change: From the roots' query to the new one.
+    /// - Returns: The changed query.
+    public func changingRoots(_ change: (Query<Root>) -> Query<Root>) -> Self {
+        Self(root: change(root), children: children, load: load)
     }
 
     /// Every matching root, each with its related rows.
@@ -112,36 +95,19 @@ public struct QueryIncludingAll<Root: Model, Target: Model>: Sendable {
 ///
 /// ## Topics
 /// - ``fetchAll()-2vvsw``
-/// - ``where(_:)``
-/// - ``order(_:)-((Columns<Root>)->Ordering)``
-/// - ``limit(_:offset:)``
+/// - ``IncludingQuery/where(_:)``
+/// - ``IncludingQuery/order(_:)-((Columns<Self.Root>)->Ordering)``
+/// - ``IncludingQuery/limit(_:offset:)``
+/// - ``changingRoots(_:)``
 public struct QueryIncludingOne<Root: Model, Target: Model>: Sendable {
     let all: QueryIncludingAll<Root, Target>
 
-    /// Keeps the roots for which the condition holds.
+    /// The same query with the roots' query changed by `change`.
     ///
-    /// - Parameter condition: `{ $0.year < 1950 }`.
-    /// - Returns: The narrowed query.
-    public func `where`(_ condition: (Columns<Root>) -> Condition) -> Self {
-        Self(all: all.where(condition))
-    }
-
-    /// Sorts the roots (replacing earlier sort keys).
-    ///
-    /// - Parameter ordering: `{ $0.title.ascending }`.
-    /// - Returns: The sorted query.
-    public func order(_ ordering: (Columns<Root>) -> Ordering) -> Self {
-        Self(all: all.order(ordering))
-    }
-
-    /// Returns at most `count` roots, after skipping `offset`.
-    ///
-    /// - Parameters:
-    ///   - count: The maximum number of roots.
-    ///   - offset: How many roots to skip first.
-    /// - Returns: The limited query.
-    public func limit(_ count: Int, offset: Int? = nil) -> Self {
-        Self(all: all.limit(count, offset: offset))
+    /// - Parameter change: From the roots' query to the new one.
+    /// - Returns: The changed query.
+    public func changingRoots(_ change: (Query<Root>) -> Query<Root>) -> Self {
+        Self(all: all.changingRoots(change))
     }
 
     /// Every matching root with its related row.

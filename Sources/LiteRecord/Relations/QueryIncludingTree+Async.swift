@@ -1,15 +1,7 @@
-// Async forms, column ordering and observation of nested `including` queries, and fetching
+// Async forms and observation of nested `including` queries, and fetching
 // any `including` query into a `Decodable` of the caller's.
 
 extension QueryIncludingAllTree {
-    /// Sorts the roots by a column, ascending (replacing earlier sort keys).
-    ///
-    /// - Parameter column: `{ $0.name }`.
-    /// - Returns: The sorted query.
-    public func order<Value>(_ column: (Columns<Root>) -> Column<Value>) -> Self {
-        Self(root: root.order(column), children: children, load: load)
-    }
-
     /// Every matching root with its tree of related rows, fetched without blocking the
     /// caller's thread.
     ///
@@ -21,14 +13,6 @@ extension QueryIncludingAllTree {
 }
 
 extension QueryIncludingOneTree {
-    /// Sorts the roots by a column, ascending (replacing earlier sort keys).
-    ///
-    /// - Parameter column: `{ $0.title }`.
-    /// - Returns: The sorted query.
-    public func order<Value>(_ column: (Columns<Root>) -> Column<Value>) -> Self {
-        Self(root: root.order(column), child: child, load: load)
-    }
-
     /// Every matching root with its related row and that row's own, fetched without blocking
     /// the caller's thread.
     ///

@@ -13,10 +13,11 @@
 /// ## Topics
 /// - ``fetchAll()-78imz``
 /// - ``fetchAll()-5tgtl``
-/// - ``where(_:)``
-/// - ``order(_:)-((Columns<Root>)->Ordering)``
-/// - ``order(_:)-((Columns<Root>)->Column<Value>)``
-/// - ``limit(_:offset:)``
+/// - ``IncludingQuery/where(_:)``
+/// - ``IncludingQuery/order(_:)-((Columns<Self.Root>)->Ordering)``
+/// - ``IncludingQuery/order(_:)-((Columns<Self.Root>)->Column<Value>)``
+/// - ``IncludingQuery/limit(_:offset:)``
+/// - ``changingRoots(_:)``
 /// - ``relationTree``
 public struct QueryIncludingAllTree<Root: Model, Children: IncludingQuery>: IncludingQuery {
     let root: Query<Root>
@@ -28,30 +29,12 @@ public struct QueryIncludingAllTree<Root: Model, Children: IncludingQuery>: Incl
         .many(root, load: load, children: children.relationTree)
     }
 
-    /// Keeps the roots for which the condition holds.
+    /// The same query with the roots' query changed by `change`.
     ///
-    /// - Parameter condition: `{ $0.name == "Tolkien" }`.
-    /// - Returns: The narrowed query.
-    public func `where`(_ condition: (Columns<Root>) -> Condition) -> Self {
-        Self(root: root.where(condition), children: children, load: load)
-    }
-
-    /// Sorts the roots (replacing earlier sort keys).
-    ///
-    /// - Parameter ordering: `{ $0.name.ascending }`.
-    /// - Returns: The sorted query.
-    public func order(_ ordering: (Columns<Root>) -> Ordering) -> Self {
-        Self(root: root.order(ordering), children: children, load: load)
-    }
-
-    /// Returns at most `count` roots, after skipping `offset`; each still has all its related rows.
-    ///
-    /// - Parameters:
-    ///   - count: The maximum number of roots.
-    ///   - offset: How many roots to skip first.
-    /// - Returns: The limited query.
-    public func limit(_ count: Int, offset: Int? = nil) -> Self {
-        Self(root: root.limit(count, offset: offset), children: children, load: load)
+    /// - Parameter change: From the roots' query to the new one.
+    /// - Returns: The changed query.
+    public func changingRoots(_ change: (Query<Root>) -> Query<Root>) -> Self {
+        Self(root: change(root), children: children, load: load)
     }
 
     /// Every matching root, each with its related rows, each of those with theirs.
@@ -77,10 +60,11 @@ public struct QueryIncludingAllTree<Root: Model, Children: IncludingQuery>: Incl
 /// ## Topics
 /// - ``fetchAll()-28rfa``
 /// - ``fetchAll()-3jz92``
-/// - ``where(_:)``
-/// - ``order(_:)-((Columns<Root>)->Ordering)``
-/// - ``order(_:)-((Columns<Root>)->Column<Value>)``
-/// - ``limit(_:offset:)``
+/// - ``IncludingQuery/where(_:)``
+/// - ``IncludingQuery/order(_:)-((Columns<Self.Root>)->Ordering)``
+/// - ``IncludingQuery/order(_:)-((Columns<Self.Root>)->Column<Value>)``
+/// - ``IncludingQuery/limit(_:offset:)``
+/// - ``changingRoots(_:)``
 /// - ``relationTree``
 public struct QueryIncludingOneTree<Root: Model, Child: IncludingQuery>: IncludingQuery {
     let root: Query<Root>
@@ -92,30 +76,12 @@ public struct QueryIncludingOneTree<Root: Model, Child: IncludingQuery>: Includi
         .one(root, load: load, child: child.relationTree)
     }
 
-    /// Keeps the roots for which the condition holds.
+    /// The same query with the roots' query changed by `change`.
     ///
-    /// - Parameter condition: `{ $0.name.hasPrefix("A") }`.
-    /// - Returns: The narrowed query.
-    public func `where`(_ condition: (Columns<Root>) -> Condition) -> Self {
-        Self(root: root.where(condition), child: child, load: load)
-    }
-
-    /// Sorts the roots (replacing earlier sort keys).
-    ///
-    /// - Parameter ordering: `{ $0.title.ascending }`.
-    /// - Returns: The sorted query.
-    public func order(_ ordering: (Columns<Root>) -> Ordering) -> Self {
-        Self(root: root.order(ordering), child: child, load: load)
-    }
-
-    /// Returns at most `count` roots, after skipping `offset`.
-    ///
-    /// - Parameters:
-    ///   - count: The maximum number of roots.
-    ///   - offset: How many roots to skip first.
-    /// - Returns: The limited query.
-    public func limit(_ count: Int, offset: Int? = nil) -> Self {
-        Self(root: root.limit(count, offset: offset), child: child, load: load)
+    /// - Parameter change: From the roots' query to the new one.
+    /// - Returns: The changed query.
+    public func changingRoots(_ change: (Query<Root>) -> Query<Root>) -> Self {
+        Self(root: change(root), child: child, load: load)
     }
 
     /// Every matching root with its related row (or `nil`), that row with its own related rows.

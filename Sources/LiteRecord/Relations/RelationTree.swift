@@ -13,6 +13,11 @@
 /// - ``Root``
 /// - ``Element``
 /// - ``relationTree``
+/// - ``changingRoots(_:)``
+/// - ``where(_:)``
+/// - ``order(_:)-((Columns<Self.Root>)->Ordering)``
+/// - ``order(_:)-((Columns<Self.Root>)->Column<Value>)``
+/// - ``limit(_:offset:)``
 /// - ``fetchAll(_:)-67huj``
 /// - ``fetchAll(_:)-3chbj``
 public protocol IncludingQuery: Sendable {
@@ -22,6 +27,16 @@ public protocol IncludingQuery: Sendable {
     associatedtype Element: Sendable
     /// How the query loads its rows and their related rows, level by level.
     var relationTree: RelationTree<Root, Element> { get }
+
+    /// The same query with the roots' query changed by `change`; each root still comes with all
+    /// its related rows. ``where(_:)``, ``order(_:)-((Columns<Self.Root>)->Ordering)`` and
+    /// ``limit(_:offset:)`` are made with it, and it takes any other operation of ``Query``
+    /// that narrows or sorts the roots.
+    ///
+    /// - Parameter change: From the roots' query to the new one:
+    ///   `{ $0.where(any: Book.self) { $0.year < 1950 } }`.
+    /// - Returns: The changed query.
+    func changingRoots(_ change: (Query<Root>) -> Query<Root>) -> Self
 }
 
 /// How a query with `including` loads its rows and their related rows: one plain `SELECT`
