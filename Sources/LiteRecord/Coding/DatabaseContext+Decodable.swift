@@ -24,8 +24,8 @@ extension DatabaseContext {
         // generic code it costs more than decoding an integer column.
         var values: [T] = []
         try forEachValue(
-            T.self, sql: sql, decoder: { propertyRowDecoder(on: $0) }, allocatingAll: makeRowArray,
-            collectingAll: { values = $0 }, { values.append($0) })
+            T.self, sql: sql, allocatingAll: makeRowArray, collectingAll: { values = $0 },
+            { values.append($0) })
         return values
     }
 
@@ -71,41 +71,29 @@ extension DatabaseContext {
     /// - Throws: ``DatabaseError``, ``RowDecodingError``, or what `body` throws.
     /// - Complexity: Column names are looked up once per query, not once per row.
     public func forEach<T: Decodable>(_ type: T.Type, sql: SQL, _ body: (T) throws -> Void) throws {
-        try forEachValue(T.self, sql: sql, decoder: { propertyRowDecoder(on: $0) }, { try body($0) })
+        try forEachValue(T.self, sql: sql) { try body($0) }
     }
 
     /// Decodes the rows of a query one at a time, handing each value over: a caller that keeps
-    /// it moves it instead of copying it and destroying the original. Models read from raw SQL
-    /// come through here too, with their schema's decoder.
+    /// it moves it instead of copying it and destroying the original.
     ///
     /// - Parameters:
-    ///   - decoder: How rows decode on the connection that runs the query:
-    ///     ``propertyRowDecoder(on:)``, or ``modelRowDecoder(_:on:)`` for a model. A closure
-    ///     that does not escape, so passing it allocates nothing.
     ///   - allocatingAll: For a caller that keeps every row: when rows of `T` are built in
     ///     place, in an array it allocates, they go to `collectingAll` and `body` is never called.
     ///   - collectingAll: Takes the rows built in place.
     @usableFromInline
     func forEachValue<T: Decodable>(
-        _ type: T.Type, sql: SQL, decoder: (Connection) throws -> RowDecoder,
-        allocatingAll: RowArrayAllocation<T>? = nil, collectingAll: ([T]) -> Void = { _ in },
-        _ body: (consuming T) throws -> Void
+        _ type: T.Type, sql: SQL, allocatingAll: RowArrayAllocation<T>? = nil,
+        collectingAll: ([T]) -> Void = { _ in }, _ body: (consuming T) throws -> Void
     ) throws {
         try withReader { connection in
-            let decoder = try decoder(connection)
             try connection.withStatement(sql) { statement in
                 try RowDecodingSession.decodeRows(
-                    T.self, of: statement, decoder: decoder, allocatingAll: allocatingAll,
+                    T.self, of: statement, decoder: connection.rowDecoder, allocatingAll: allocatingAll,
                     collectingAll: collectingAll, body)
             }
         }
     }
-}
-
-/// How rows decode by default: each property from the column of the same name.
-@usableFromInline
-func propertyRowDecoder(on connection: Connection) -> RowDecoder {
-    connection.rowDecoder
 }
 
 // MARK: - Fetching Decodable values from a table

@@ -271,9 +271,9 @@ extension DatabaseContext {
     public func fetchAll<M: Model>(_ type: M.Type, sql: SQL) throws -> [M] {
         // Inlinable so that appending is specialized for the model type in the caller's code.
         var models: [M] = []
-        try forEachValue(
-            M.self, sql: sql, decoder: { try modelRowDecoder(M.self, on: $0) }, allocatingAll: makeRowArray,
-            collectingAll: { models = $0 }, { models.append($0) })
+        try forEachModel(
+            M.self, sql: sql, allocatingAll: makeRowArray, collectingAll: { models = $0 },
+            { models.append($0) })
         return models
     }
 
@@ -310,7 +310,21 @@ extension DatabaseContext {
     ///   - body: Called with each model; throwing stops the iteration.
     /// - Throws: As ``fetchAll(_:sql:)-(M.Type,_)``, or what `body` throws.
     public func forEach<M: Model>(_ type: M.Type, sql: SQL, _ body: (M) throws -> Void) throws {
-        try forEachValue(M.self, sql: sql, decoder: { try modelRowDecoder(M.self, on: $0) }, { try body($0) })
+        try forEachModel(M.self, sql: sql) { try body($0) }
+    }
+
+    /// Decodes models from your own SQL one at a time, handing each over (or, given
+    /// `allocatingAll`, all at once to `collectingAll` when they are built in place).
+    @usableFromInline
+    func forEachModel<M: Model>(
+        _ type: M.Type, sql: SQL, allocatingAll: RowArrayAllocation<M>? = nil,
+        collectingAll: ([M]) -> Void = { _ in }, _ body: (consuming M) throws -> Void
+    ) throws {
+        try withReader { connection in
+            try connection.forEachModel(
+                M.self, table: connection.schema(for: M.self), sql: sql, allocatingAll: allocatingAll,
+                collectingAll: collectingAll, body)
+        }
     }
 
     /// The number of rows in the model's table.
@@ -405,11 +419,4 @@ extension PersistenceError {
             "\(table.typeName) has no primary key: declare one in its schema (primaryKey:) to update, "
                 + "find or delete by key", table: table.tableName)
     }
-}
-
-/// How rows of a model decode on a connection: with the columns as its schema names them
-/// (naming strategy, explicit column names, per-column date storage).
-@usableFromInline
-func modelRowDecoder<M: Model>(_ type: M.Type, on connection: Connection) throws -> RowDecoder {
-    try connection.schema(for: M.self).rowDecoder(dateStorage: connection.configuration.dateStorage)
 }
