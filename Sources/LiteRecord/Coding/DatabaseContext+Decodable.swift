@@ -84,7 +84,7 @@ extension DatabaseContext {
     @usableFromInline
     func forEachValue<T: Decodable>(
         _ type: T.Type, sql: SQL, allocatingAll: RowArrayAllocation<T>? = nil,
-        collectingAll: ([T]) -> Void = { _ in }, _ body: (consuming T) throws -> Void
+        collectingAll: (consuming [T]) -> Void = { _ in }, _ body: (consuming T) throws -> Void
     ) throws {
         try withReader { connection in
             try connection.withStatement(sql) { statement in

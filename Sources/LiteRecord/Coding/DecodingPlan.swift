@@ -33,6 +33,12 @@ final class DecodingPlan {
         self.type == ObjectIdentifier(type) && self.columns === columns && self.keyToColumn == keyToColumn
     }
 
+    /// Whether the plan holds for decoding `type` from the statement's current columns.
+    func fits(_ type: Any.Type, statement: Statement, keyToColumn: [String: String]?) -> Bool {
+        self.type == ObjectIdentifier(type) && statement.hasColumns(identicalTo: columns)
+            && self.keyToColumn == keyToColumn
+    }
+
     /// The in-place decoding of rows of `type` from these columns, or `nil` when rows go through
     /// the type's `init(from:)`: decided on the first row, for the life of the plan.
     @inline(__always)

@@ -4,7 +4,7 @@ extension RowDecodingSession {
     /// otherwise one at a time, each handed over to `body`.
     static func decodeRows<T: Decodable>(
         _ type: T.Type, of statement: Statement, decoder: RowDecoder, allocatingAll: RowArrayAllocation<T>?,
-        collectingAll: ([T]) -> Void, _ body: (consuming T) throws -> Void
+        collectingAll: (consuming [T]) -> Void, _ body: (consuming T) throws -> Void
     ) throws {
         if let allocatingAll,
             let rows = try collectInPlace(
@@ -55,7 +55,7 @@ extension RowDecodingSession {
         var session: RowDecodingSession?
         let plan: DecodingPlan
         if let known = statement.decodingPlan,
-            known.fits(T.self, columns: statement.columns, keyToColumn: decoder.keyToColumn)
+            known.fits(T.self, statement: statement, keyToColumn: decoder.keyToColumn)
         {
             plan = known
         } else {

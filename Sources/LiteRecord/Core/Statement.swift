@@ -52,6 +52,13 @@ public final class Statement {
     }
     private var cachedColumns: RowColumns?
     private var cachedColumnsReprepareCount: Int32 = 0
+
+    /// Whether `columns` are this statement's current ``columns``: compared in place, without
+    /// taking a reference to them (a retain and a release on every fetch of one row by key).
+    func hasColumns(identicalTo columns: RowColumns?) -> Bool {
+        guard let columns, columns === cachedColumns else { return false }
+        return sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_REPREPARE, 0) == cachedColumnsReprepareCount
+    }
     /// What the last fetch learned about decoding its type, kept for the next execution.
     var decodingPlan: DecodingPlan?
 

@@ -71,7 +71,7 @@ extension Query {
     /// hands all of them over at once to `collectingAll` when they are built in place).
     @usableFromInline
     func forEachModel(
-        allocatingAll: RowArrayAllocation<M>? = nil, collectingAll: ([M]) -> Void = { _ in },
+        allocatingAll: RowArrayAllocation<M>? = nil, collectingAll: (consuming [M]) -> Void = { _ in },
         _ body: (consuming M) throws -> Void
     ) throws {
         if let backend {

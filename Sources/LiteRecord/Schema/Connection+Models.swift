@@ -190,7 +190,7 @@ extension Connection {
     ///   - collectingAll: Takes the rows built in place.
     func forEachModel<M: Model>(
         _ type: M.Type, table: TableSchema, sql: SQL, allocatingAll: RowArrayAllocation<M>? = nil,
-        collectingAll: ([M]) -> Void = { _ in }, _ body: (consuming M) throws -> Void
+        collectingAll: (consuming [M]) -> Void = { _ in }, _ body: (consuming M) throws -> Void
     )
         throws
     {

@@ -243,7 +243,7 @@ extension DatabaseContext {
     /// given `allocatingAll`, all at once to `collectingAll` when they are built in place).
     @usableFromInline
     func forEachModel<M: Model>(
-        _ type: M.Type, allocatingAll: RowArrayAllocation<M>? = nil, collectingAll: ([M]) -> Void = { _ in },
+        _ type: M.Type, allocatingAll: RowArrayAllocation<M>? = nil, collectingAll: (consuming [M]) -> Void = { _ in },
         _ body: (consuming M) throws -> Void
     ) throws {
         try withReader(preparing: M.self) { connection in
@@ -318,7 +318,7 @@ extension DatabaseContext {
     @usableFromInline
     func forEachModel<M: Model>(
         _ type: M.Type, sql: SQL, allocatingAll: RowArrayAllocation<M>? = nil,
-        collectingAll: ([M]) -> Void = { _ in }, _ body: (consuming M) throws -> Void
+        collectingAll: (consuming [M]) -> Void = { _ in }, _ body: (consuming M) throws -> Void
     ) throws {
         try withReader { connection in
             try connection.forEachModel(
