@@ -243,8 +243,8 @@ extension DatabaseContext {
     /// given `allocatingAll`, all at once to `collectingAll` when they are built in place).
     @usableFromInline
     func forEachModel<M: Model>(
-        _ type: M.Type, allocatingAll: RowArrayAllocation<M>? = nil, collectingAll: (consuming [M]) -> Void = { _ in },
-        _ body: (consuming M) throws -> Void
+        _ type: M.Type, allocatingAll: RowArrayAllocation<M>? = nil,
+        collectingAll: (consuming [M]) -> Void = { _ in }, _ body: (consuming M) throws -> Void
     ) throws {
         try withReader(preparing: M.self) { connection in
             try connection.readingModelTable(M.self) { table in
