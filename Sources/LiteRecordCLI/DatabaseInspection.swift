@@ -3,6 +3,9 @@ import LiteRecord
 
 /// What `literecord schema` reports, and what `generate` works from: the tables and views of a
 /// database as SQLite describes them (`sqlite_master` and the `pragma_*` table functions).
+///
+/// Only ``read(from:countingRows:)`` makes these values (their memberwise initializers are
+/// internal), so whatever works from a description, tests included, works from a real table.
 package struct DatabaseDescription: Sendable, Equatable {
     package var tables: [TableDescription]
     package var views: [TableDescription]
@@ -10,22 +13,6 @@ package struct DatabaseDescription: Sendable, Equatable {
 
 /// One table or view.
 package struct TableDescription: Sendable, Equatable {
-    package init(
-        name: String, isView: Bool, columns: [ColumnDescription], primaryKey: [String],
-        indexes: [IndexDescription], foreignKeys: [ForeignKeyDescription], rowCount: Int,
-        isStrict: Bool = false, isWithoutRowID: Bool = false
-    ) {
-        self.isStrict = isStrict
-        self.isWithoutRowID = isWithoutRowID
-        self.name = name
-        self.isView = isView
-        self.columns = columns
-        self.primaryKey = primaryKey
-        self.indexes = indexes
-        self.foreignKeys = foreignKeys
-        self.rowCount = rowCount
-    }
-
     package var name: String
     package var isView: Bool
     package var columns: [ColumnDescription]
@@ -58,19 +45,6 @@ package struct TableDescription: Sendable, Equatable {
 
 /// One column.
 package struct ColumnDescription: Sendable, Equatable {
-    package init(
-        name: String, declaredType: String, isNotNull: Bool, defaultSQL: String?, primaryKeyPosition: Int,
-        isHidden: Bool, generated: GeneratedColumnKind? = nil
-    ) {
-        self.generated = generated
-        self.name = name
-        self.declaredType = declaredType
-        self.isNotNull = isNotNull
-        self.defaultSQL = defaultSQL
-        self.primaryKeyPosition = primaryKeyPosition
-        self.isHidden = isHidden
-    }
-
     package var name: String
     /// The declared type as written (`NVARCHAR(40)`), empty when none.
     package var declaredType: String
@@ -96,14 +70,6 @@ package enum GeneratedColumnKind: String, Sendable, Equatable {
 
 /// One index, with how it came to be.
 package struct IndexDescription: Sendable, Equatable {
-    package init(name: String, isUnique: Bool, origin: String, isPartial: Bool, columns: [String?]) {
-        self.name = name
-        self.isUnique = isUnique
-        self.origin = origin
-        self.isPartial = isPartial
-        self.columns = columns
-    }
-
     package var name: String
     package var isUnique: Bool
     /// `c` (CREATE INDEX), `u` (UNIQUE constraint) or `pk` (PRIMARY KEY).
@@ -115,16 +81,6 @@ package struct IndexDescription: Sendable, Equatable {
 
 /// One foreign key.
 package struct ForeignKeyDescription: Sendable, Equatable {
-    package init(
-        columns: [String], parentTable: String, parentColumns: [String], onDelete: String, onUpdate: String
-    ) {
-        self.columns = columns
-        self.parentTable = parentTable
-        self.parentColumns = parentColumns
-        self.onDelete = onDelete
-        self.onUpdate = onUpdate
-    }
-
     package var columns: [String]
     package var parentTable: String
     /// Parent columns; empty means the parent's primary key.

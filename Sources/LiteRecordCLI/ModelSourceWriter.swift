@@ -3,12 +3,6 @@ import LiteRecord
 
 /// A model `generate` writes for one table.
 package struct GeneratedModel: Sendable, Equatable {
-    package init(typeName: String, table: TableDescription, properties: [GeneratedProperty]) {
-        self.typeName = typeName
-        self.table = table
-        self.properties = properties
-    }
-
     package var typeName: String
     package var table: TableDescription
     package var properties: [GeneratedProperty]
@@ -41,13 +35,6 @@ extension GeneratedModel {
 
 /// One stored property of a generated model, and the column it maps to.
 package struct GeneratedProperty: Sendable, Equatable {
-    package init(name: String, column: String, type: SwiftColumnType, isOptional: Bool) {
-        self.name = name
-        self.column = column
-        self.type = type
-        self.isOptional = isOptional
-    }
-
     /// The Swift name, in backticks when it is a keyword.
     package var name: String
     package var column: String

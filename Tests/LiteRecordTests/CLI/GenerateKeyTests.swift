@@ -59,32 +59,33 @@ import Testing
         }
     }
 
-    @Test func rowIDAliasesAreToldFromLookAlikes() {
-        func table(_ type: String, withoutRowID: Bool = false, primaryKeyIndex: Bool = false)
-            -> TableDescription
-        {
-            TableDescription(
-                name: "t", isView: false,
-                columns: [
-                    ColumnDescription(
-                        name: "id", declaredType: type, isNotNull: withoutRowID, defaultSQL: nil,
-                        primaryKeyPosition: 1, isHidden: false)
-                ],
-                primaryKey: ["id"],
-                indexes: primaryKeyIndex
-                    ? [
-                        IndexDescription(
-                            name: "sqlite_autoindex_t_1", isUnique: true, origin: "pk", isPartial: false,
-                            columns: ["id"])
-                    ]
-                    : [],
-                foreignKeys: [], rowCount: 0, isWithoutRowID: withoutRowID)
-        }
-        #expect(table("INTEGER").hasRowIDPrimaryKey)
-        #expect(table("integer").hasRowIDPrimaryKey)
-        #expect(!table("INTEGER", withoutRowID: true, primaryKeyIndex: true).hasRowIDPrimaryKey)
-        #expect(!table("INTEGER", primaryKeyIndex: true).hasRowIDPrimaryKey)  // INTEGER PRIMARY KEY DESC
-        #expect(!table("INT").hasRowIDPrimaryKey)
+    /// Told from what SQLite reports of real tables: a look-alike has no rowid (`WITHOUT ROWID`),
+    /// is backed by an index of origin `pk` (`INTEGER PRIMARY KEY DESC`), or is not declared
+    /// exactly `INTEGER`.
+    @Test func rowIDAliasesAreToldFromLookAlikes() throws {
+        let db = try Database(.inMemory)
+        try db.execute(
+            sql: """
+                CREATE TABLE integer_upper (id INTEGER PRIMARY KEY);
+                CREATE TABLE integer_lower (id integer primary key);
+                CREATE TABLE by_constraint (id INTEGER, PRIMARY KEY (id DESC));
+                CREATE TABLE without_rowid (id INTEGER PRIMARY KEY) WITHOUT ROWID;
+                CREATE TABLE descending (id INTEGER PRIMARY KEY DESC);
+                CREATE TABLE int_key (id INT PRIMARY KEY);
+                """)
+        let tables = try DatabaseDescription.read(from: db, countingRows: false).tables
+        let aliases = Dictionary(uniqueKeysWithValues: tables.map { ($0.name, $0.hasRowIDPrimaryKey) })
+        #expect(
+            aliases == [
+                "integer_upper": true, "integer_lower": true, "by_constraint": true, "without_rowid": false,
+                "descending": false, "int_key": false,
+            ])
+        // What tells each look-alike apart, as SQLite reports it.
+        let byName = Dictionary(uniqueKeysWithValues: tables.map { ($0.name, $0) })
+        #expect(byName["without_rowid"]?.isWithoutRowID == true)
+        #expect(byName["descending"]?.indexes.map(\.origin) == ["pk"])
+        #expect(byName["integer_upper"]?.indexes.isEmpty == true)
+        #expect(byName["int_key"]?.columns.map(\.declaredType) == ["INT"])
     }
 
     @Test func theSourceIsTheGoldenFileAndItsModelsInsertTheirKeys() throws {

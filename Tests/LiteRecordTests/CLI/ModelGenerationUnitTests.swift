@@ -133,14 +133,9 @@ import Testing
                 values.randomElement(using: &generator)!
             }
             for value in stored { try db.execute(sql: "INSERT INTO \(identifier: table) VALUES (\(value))") }
-            let description = TableDescription(
-                name: table, isView: false,
-                columns: [
-                    ColumnDescription(
-                        name: "v", declaredType: declared, isNotNull: false, defaultSQL: nil,
-                        primaryKeyPosition: 0, isHidden: false)
-                ],
-                primaryKey: [], indexes: [], foreignKeys: [], rowCount: 0)
+            let description = try #require(
+                try DatabaseDescription.read(from: db, countingRows: false).tables.first { $0.name == table })
+            #expect(description.columns.map(\.declaredType) == [declared])
             let type = try #require(try db.read { try ColumnTypeInference.infer(description, on: $0) }.first)
             // What SQLite actually stored (affinity may have converted the value).
             let read = try db.fetchAll(Row.self, sql: SQL("SELECT v FROM \(table)" as String)).map {
@@ -149,6 +144,7 @@ import Testing
             for value in read where !value.isNull {
                 #expect(Self.reads(type, value), "\(declared) \(read) → \(type) fails on \(value)")
             }
+            try db.execute(sql: "DROP TABLE \(identifier: table)")  // each round describes its table alone
         }
     }
 
@@ -167,46 +163,26 @@ import Testing
 
     // MARK: - Schema text
 
-    private func model(foreignKeys: [ForeignKeyDescription]) -> GeneratedModel {
-        let columns = [
-            ColumnDescription(
-                name: "id", declaredType: "INTEGER", isNotNull: false, defaultSQL: nil, primaryKeyPosition: 1,
-                isHidden: false),
-            ColumnDescription(
-                name: "author_id", declaredType: "INTEGER", isNotNull: true, defaultSQL: nil,
-                primaryKeyPosition: 0, isHidden: false),
-        ]
-        let table = TableDescription(
-            name: "books", isView: false, columns: columns, primaryKey: ["id"], indexes: [],
-            foreignKeys: foreignKeys,
-            rowCount: 0)
-        return GeneratedModel(
-            typeName: "Books", table: table,
-            properties: [
-                GeneratedProperty(name: "id", column: "id", type: .int64, isOptional: true),
-                GeneratedProperty(name: "authorID", column: "author_id", type: .int, isOptional: false),
+    /// The models `generate` makes of `authors` and of `books`, whose `author_id` has the
+    /// foreign keys `constraints` declares.
+    private func authorsAndBooks(_ constraints: String) throws -> [GeneratedModel] {
+        let db = try Database(.inMemory)
+        let script = """
+            CREATE TABLE authors (id INTEGER PRIMARY KEY);
+            CREATE TABLE books (id INTEGER PRIMARY KEY, author_id INTEGER NOT NULL, \(constraints));
+            """
+        try db.execute(sql: SQL(script))
+        let models = try GenerateCommand.generate(from: db, tables: [])
+        #expect(models.map(\.typeName) == ["Authors", "Books"])
+        #expect(
+            models.last?.properties.map { "\($0.name): \($0.declaredType)" } == [
+                "id: Int64?", "authorId: Int",
             ])
+        return models
     }
 
-    private func authors() -> GeneratedModel {
-        let table = TableDescription(
-            name: "authors", isView: false,
-            columns: [
-                ColumnDescription(
-                    name: "id", declaredType: "INTEGER", isNotNull: false, defaultSQL: nil,
-                    primaryKeyPosition: 1, isHidden: false)
-            ],
-            primaryKey: ["id"], indexes: [], foreignKeys: [], rowCount: 0)
-        return GeneratedModel(
-            typeName: "Authors", table: table,
-            properties: [GeneratedProperty(name: "id", column: "id", type: .int64, isOptional: true)])
-    }
-
-    @Test func foreignKeysAreWrittenOnlyWhenTheFlagIsOn() {
-        let key = ForeignKeyDescription(
-            columns: ["author_id"], parentTable: "authors", parentColumns: ["id"], onDelete: "CASCADE",
-            onUpdate: "NO ACTION")
-        let models = [authors(), model(foreignKeys: [key])]
+    @Test func foreignKeysAreWrittenOnlyWhenTheFlagIsOn() throws {
+        let models = try authorsAndBooks("FOREIGN KEY (author_id) REFERENCES authors (id) ON DELETE CASCADE")
         let on = ModelSourceWriter(sourceName: "db", emitsForeignKeys: true).source(for: models)
         #expect(
             on.contains(
@@ -215,37 +191,32 @@ import Testing
                         table: "books",
                         primaryKey: \\.id
                     )
-                    .foreignKey(\\.authorID, references: Authors.self, onDelete: .cascade)
+                    .foreignKey(\\.authorId, references: Authors.self, onDelete: .cascade)
                 """))
         let off = ModelSourceWriter(sourceName: "db").source(for: models)
         #expect(!off.contains("foreignKey"))
         #expect(off.contains("    static let schema = Schema<Books>(table: \"books\", primaryKey: \\.id)\n"))
     }
 
+    /// The parent named in another case, and without its columns (its primary key).
     @Test(arguments: [("SET NULL", ".setNull"), ("RESTRICT", ".restrict"), ("NO ACTION", ".noAction")])
-    func foreignKeyActions(sql: String, swift: String) {
-        let key = ForeignKeyDescription(
-            columns: ["author_id"], parentTable: "Authors", parentColumns: [], onDelete: sql,
-            onUpdate: "NO ACTION")
-        let source = ModelSourceWriter(sourceName: "db", emitsForeignKeys: true).source(for: [
-            authors(), model(foreignKeys: [key]),
-        ])
-        #expect(source.contains(".foreignKey(\\.authorID, references: Authors.self, onDelete: \(swift))"))
+    func foreignKeyActions(sql: String, swift: String) throws {
+        let models = try authorsAndBooks("FOREIGN KEY (author_id) REFERENCES Authors ON DELETE \(sql)")
+        let key = try #require(models.last?.table.foreignKeys.first)
+        #expect(key.parentTable == "Authors" && key.parentColumns.isEmpty && key.onDelete == sql)
+        let source = ModelSourceWriter(sourceName: "db", emitsForeignKeys: true).source(for: models)
+        #expect(source.contains(".foreignKey(\\.authorId, references: Authors.self, onDelete: \(swift))"))
     }
 
-    @Test func foreignKeysThatCannotBeDeclaredBecomeComments() {
-        let composite = ForeignKeyDescription(
-            columns: ["id", "author_id"], parentTable: "authors", parentColumns: ["a", "b"],
-            onDelete: "CASCADE",
-            onUpdate: "NO ACTION")
-        let unknownParent = ForeignKeyDescription(
-            columns: ["author_id"], parentTable: "people", parentColumns: [], onDelete: "CASCADE",
-            onUpdate: "NO ACTION")
-        let setDefault = ForeignKeyDescription(
-            columns: ["author_id"], parentTable: "authors", parentColumns: [], onDelete: "SET DEFAULT",
-            onUpdate: "NO ACTION")
-        let source = ModelSourceWriter(sourceName: "db", emitsForeignKeys: true)
-            .source(for: [authors(), model(foreignKeys: [composite, unknownParent, setDefault])])
+    @Test func foreignKeysThatCannotBeDeclaredBecomeComments() throws {
+        let models = try authorsAndBooks(
+            """
+            FOREIGN KEY (id, author_id) REFERENCES authors (a, b) ON DELETE CASCADE,
+            FOREIGN KEY (author_id) REFERENCES people ON DELETE CASCADE,
+            FOREIGN KEY (author_id) REFERENCES authors ON DELETE SET DEFAULT
+            """)
+        #expect(models.last?.table.foreignKeys.count == 3)
+        let source = ModelSourceWriter(sourceName: "db", emitsForeignKeys: true).source(for: models)
         #expect(!source.contains(".foreignKey("))
         #expect(source.contains("// Not declared: the foreign key (id, author_id) references authors"))
         #expect(source.contains("// Not declared: the foreign key (author_id) references people"))
