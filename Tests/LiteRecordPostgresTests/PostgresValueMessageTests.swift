@@ -9,6 +9,7 @@ import Testing
 struct RefusedValues: Model {
     var id: Int64?
     var ratio: Double = 0
+    var share: Float = 0
     var big: UInt64 = 0
     var amount: Decimal = 0
     var when = Date(timeIntervalSinceReferenceDate: 0)
@@ -38,7 +39,16 @@ struct PostgresValueMessageTests {
     @Test func notANumber() throws {
         try expectRefused(
             RefusedValues(id: nil, ratio: .nan),
-            saying: "cannot store Double: NaN cannot be stored (LiteRecord refuses it on every backend")
+            saying: "cannot store Double: the value is NaN, which LiteRecord refuses on every backend, as "
+                + "not every database keeps it; use an optional and nil for a missing value")
+    }
+
+    /// Named as a `Float`, not as the `Double` it is stored as.
+    @Test func aFloatNaN() throws {
+        try expectRefused(
+            RefusedValues(id: nil, share: .nan),
+            saying: "cannot store Float: the value is NaN, which LiteRecord refuses on every backend, as "
+                + "not every database keeps it; use an optional and nil for a missing value")
     }
 
     @Test func anUnsignedIntegerBeyondInt64() throws {
@@ -49,7 +59,9 @@ struct PostgresValueMessageTests {
 
     @Test func aDecimalNaN() throws {
         try expectRefused(
-            RefusedValues(id: nil, amount: .nan), saying: "cannot store Decimal: NaN has no decimal text")
+            RefusedValues(id: nil, amount: .nan),
+            saying: "cannot store Decimal: the value is NaN, which LiteRecord refuses on every backend, as "
+                + "not every database keeps it; use an optional and nil for a missing value")
     }
 
     @Test func aDateBeyondTheYear9999() throws {

@@ -162,16 +162,8 @@ extension Decimal: DatabaseValueConvertible {
 
     /// The exact decimal text.
     ///
-    /// - Throws: ``ValueConversionError`` for `Decimal.nan`, which has no numeric text.
-    public func databaseValue() throws -> DatabaseValue {
-        guard !isNaN else {
-            throw ValueConversionError(
-                storing: Decimal.self,
-                reason: "NaN has no decimal text, so it cannot be stored "
-                    + "(use an optional and nil for a missing value)")
-        }
-        return .text(description)
-    }
+    /// - Throws: ``ValueConversionError`` for `Decimal.nan`, on every backend, as for a `Double` NaN.
+    public func databaseValue() throws -> DatabaseValue { .text(try refusingNaN().description) }
 
     /// Reads decimal text, an INTEGER, or a REAL (see the rules above).
     ///

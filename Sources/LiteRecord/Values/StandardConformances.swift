@@ -100,16 +100,7 @@ extension Double: DatabaseValueConvertible {
     ///
     /// - Throws: ``ValueConversionError`` for NaN, on every backend: SQLite would silently store
     ///   it as NULL, and a model must store the same values on any backend.
-    public func databaseValue() throws -> DatabaseValue {
-        guard !isNaN else {
-            throw ValueConversionError(
-                storing: Double.self,
-                reason:
-                    "NaN cannot be stored (LiteRecord refuses it on every backend, as not every database "
-                    + "keeps it; use an optional and nil for a missing value)")
-        }
-        return .real(self)
-    }
+    public func databaseValue() throws -> DatabaseValue { .real(try refusingNaN()) }
 
     public static func fromDatabaseValue(_ value: DatabaseValue) throws -> Double {
         switch value {
@@ -122,7 +113,10 @@ extension Double: DatabaseValueConvertible {
 
 extension Float: DatabaseValueConvertible {
     public static var databaseColumnType: DatabaseColumnType { .real }
-    public func databaseValue() throws -> DatabaseValue { try Double(self).databaseValue() }
+    /// The value as REAL, as a `Double`.
+    ///
+    /// - Throws: ``ValueConversionError`` for NaN, as `Double` does, naming `Float`.
+    public func databaseValue() throws -> DatabaseValue { .real(Double(try refusingNaN())) }
 
     public static func fromDatabaseValue(_ value: DatabaseValue) throws -> Float {
         Float(try Double.fromDatabaseValue(value))

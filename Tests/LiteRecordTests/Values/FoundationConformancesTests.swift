@@ -226,7 +226,7 @@ import Testing
         let error = try #require(throws: ValueConversionError.self) { try Decimal.nan.databaseValue() }
         #expect(
             error.description
-                == "cannot store Decimal: NaN has no decimal text, so it cannot be stored "
-                + "(use an optional and nil for a missing value)")
+                == "cannot store Decimal: the value is NaN, which LiteRecord refuses on every backend, as not "
+                + "every database keeps it; use an optional and nil for a missing value")
     }
 }
