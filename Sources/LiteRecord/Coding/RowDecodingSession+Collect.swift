@@ -148,7 +148,7 @@ private struct InPlaceRows {
         plan.lastRowCount = rows.count
         // Capacity beyond twice the count only comes from a previous fetch of many more rows:
         // copied to its size, a small result does not keep that memory for as long as it lives.
-        guard rows.capacity - rows.count > max(rows.count, 256) else { return rows }
+        guard rows.capacity - rows.count > max(rows.count, 256) else { return consume rows }
         return [T](unsafeUninitializedCapacity: rows.count) { exact, initialized in
             rows.withUnsafeBufferPointer { built in
                 initialized = exact.initialize(fromContentsOf: built)
