@@ -38,6 +38,16 @@ extension PostgresContext {
     /// - Parameter model: The model.
     /// - Throws: As ``insert(_:)-8ikok``.
     public func save<M: Model>(_ model: inout M) throws {
+        if try withSession({ session in try session.preparedTable(for: M.self).hasUUIDKey }) {
+            // A row another tool keyed in lower case does not conflict with the key's upper case
+            // text: find the row by value instead of relying on ON CONFLICT, as SQLite does.
+            do {
+                try update(model, columnNames: nil)
+            } catch let error as PersistenceError where error.isRowNotFound {
+                try insert(&model)
+            }
+            return
+        }
         try withSession { session in
             let table = try session.preparedTable(for: M.self)
             if let generated = try session.insertRow(
@@ -87,7 +97,8 @@ extension PostgresContext {
             let key = (try? id.databaseValue()) ?? .null
             let sql = SQL(
                 verbatim: try session.database.findText(of: M.self, table: table),
-                arguments: StatementArguments(positional: [key]))
+                arguments: StatementArguments(
+                    positional: table.hasUUIDKey ? UUIDSpellings.text(of: key) : [key]))
             let decoder = table.rowDecoder(dateStorage: session.dateStorage)
             return try session.execute(sql, keepingResult: true).decodeFirst(M.self, decoder: decoder)
         }
@@ -212,12 +223,19 @@ extension BackendTable {
         return primaryKey[0]
     }
 
-    /// `"a" = $1 AND "b" = $2` for the primary key's columns and values, in key order.
+    /// `"a" = $1 AND "b" = $2` for the primary key's columns and values, in key order; a UUID
+    /// column `"id" IN ($1, $2)`, its upper and lower case text, as SQLite's key matches
+    /// every spelling another tool writes.
     func keyCondition(_ values: [DatabaseValue]) -> SQL {
         var condition: SQL = ""
+        let holdsUUIDs = keyHoldsUUIDs
         for (index, (column, value)) in zip(primaryKey, values).enumerated() {
-            condition.append(
-                index == 0 ? "\(identifier: column) = \(value)" : " AND \(identifier: column) = \(value)")
+            if index > 0 { condition.append(" AND ") }
+            if index < holdsUUIDs.count, holdsUUIDs[index] {
+                condition.append("\(identifier: column) IN \(list: UUIDSpellings.text(of: value))")
+            } else {
+                condition.append("\(identifier: column) = \(value)")
+            }
         }
         return condition
     }
@@ -376,8 +394,9 @@ extension PostgresDatabase {
         if let text = findTexts.withLock({ $0[model] }) { return text }
         let key = try table.singleKeyColumn(of: M.self)
         let prefix: SQL =
-            "SELECT \(SQL(table.selection)) FROM \(identifier: table.name) WHERE \(identifier: key) = "
-        let text = prefix.text + "? LIMIT 1"
+            "SELECT \(SQL(table.selection)) FROM \(identifier: table.name) WHERE \(identifier: key) "
+        // A UUID key, in either case (see ``BackendTable/keyCondition(_:)``).
+        let text = prefix.text + (table.hasUUIDKey ? "IN (?, ?) LIMIT 1" : "= ? LIMIT 1")
         findTexts.withLock { $0[model] = text }
         return text
     }

@@ -7,7 +7,9 @@ package struct DialectBehaviours: OptionSet, Sendable {
     /// NULL sorts after every value in ascending order (SQLite: it is the smallest).
     package static let sortsNullsLast = DialectBehaviours(rawValue: 1 << 0)
     /// Columns hold each value in the one form LiteRecord wrote, so that values compare as
-    /// stored: no date, UUID or decimal spellings to reconcile, keys compared with `=`.
+    /// stored: no date or decimal spellings to reconcile, keys compared with `=`. A UUID is the
+    /// exception: its text column may hold the lower case another tool writes, so it is
+    /// matched in either case and ordered by its upper case text.
     package static let comparesStoredFormsPlainly = DialectBehaviours(rawValue: 1 << 1)
     /// A `DISTINCT` query orders only by selected values, so its rows are sorted and limited
     /// outside, by the same terms over the same column names.

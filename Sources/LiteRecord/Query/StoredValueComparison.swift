@@ -33,12 +33,13 @@ extension Optional: OptionalWrapper {}
 extension Column {
     /// The comparison rule of this column (see ``StoredComparison``).
     var storedComparison: StoredComparison {
-        // A dialect whose columns hold what LiteRecord wrote in one form compares values as stored.
-        if dialect.comparesStoredFormsPlainly { return .plain }
-        if jsonPath != nil { return .jsonMember }
+        if jsonPath != nil { return dialect.comparesStoredFormsPlainly ? .plain : .jsonMember }
         // Expressions (aggregates, arithmetic) keep SQLite's own rules.
         guard columnName != nil else { return .plain }
         let type = (Value.self as? any OptionalWrapper.Type)?.wrappedType ?? Value.self
+        // A dialect whose columns hold what LiteRecord wrote in one form compares values as
+        // stored, but for a UUID: its text column also holds the lower case another tool writes.
+        if dialect.comparesStoredFormsPlainly { return type == UUID.self ? .uuid : .plain }
         if type == Date.self { return .date(dateStorage) }
         if type == UUID.self { return .uuid }
         if type == Decimal.self { return .decimal }
@@ -50,9 +51,15 @@ extension Column {
         switch storedComparison {
         case .plain, .jsonMember: sql
         case .date(let storage): "\(SQL(StoredValueFunctions.instant))(\(sql), \(storage.functionCode))"
-        case .uuid: "\(SQL(StoredValueFunctions.uuid))(\(sql))"
+        case .uuid: uuidOrderingSQL
         case .decimal: decimalSQL
         }
+    }
+
+    /// A UUID's 16 bytes (SQLite), or its upper case text (a dialect storing UUIDs as text
+    /// only), which sort alike: hexadecimal digits, then letters, sort as the nibbles they spell.
+    private var uuidOrderingSQL: SQL {
+        dialect.comparesStoredFormsPlainly ? "upper(\(sql))" : "\(SQL(StoredValueFunctions.uuid))(\(sql))"
     }
 
     /// `min(...)` or `max(...)` of the column, as a value of the column's own type.
@@ -66,7 +73,7 @@ extension Column {
             // min() and max() follow their argument's collation and return the stored text.
             return "\(SQL(function))(\(decimalSQL))"
         case .uuid:
-            // The extreme UUID's 16 bytes, which read back as a UUID.
+            // The extreme UUID's 16 bytes or upper case text, which read back as a UUID.
             return "\(SQL(function))(\(orderingSQL))"
         case .plain, .jsonMember:
             return "\(SQL(dialect.extremumFunction(function, of: Value.self)))(\(sql))"
@@ -116,7 +123,7 @@ extension Column where Value: Encodable {
         let kind = storedComparison
         if case .plain = kind { return nil }
         let candidate: Candidate
-        switch Candidate.make(value, kind: kind) {
+        switch Candidate.make(value, kind: kind, textOnly: dialect.comparesStoredFormsPlainly) {
         case .success(let made?): candidate = made
         case .success(nil): return nil  // nil: `IS NULL`, as plain
         case .failure(let problem): return Condition("0", error: error ?? problem)
@@ -154,7 +161,7 @@ extension Column where Value: Encodable {
             if case .date = kind, let date = value as Any as? Date {
                 instants.append(date.timeIntervalSinceReferenceDate)
             }
-            switch Candidate.make(value, kind: kind) {
+            switch Candidate.make(value, kind: kind, textOnly: dialect.comparesStoredFormsPlainly) {
             case .success(let made?):
                 if case .uuid = kind {
                     candidates += made.spellings.map { (spelling) -> SQL in "\(spelling)" }
@@ -198,11 +205,16 @@ extension Column where Value: Encodable {
 private struct Candidate {
     /// The bound expression compared with the column's compared expression.
     var sql: SQL
-    /// For a UUID: its three spellings (canonical text, lower case text, 16 bytes).
+    /// For a UUID: its spellings (canonical text, lower case text, and 16 bytes unless the
+    /// column holds text only).
     var spellings: [DatabaseValue] = []
 
+    /// - Parameter textOnly: Whether the column holds UUIDs as text only (no 16-byte form to
+    ///   match, and ordered by its upper case text).
     /// - Returns: `nil` inside `.success` for a `nil` value.
-    static func make<T: Encodable>(_ value: T, kind: StoredComparison) -> Result<Candidate?, any Error> {
+    static func make<T: Encodable>(_ value: T, kind: StoredComparison, textOnly: Bool = false)
+        -> Result<Candidate?, any Error>
+    {
         Result {
             // `as?` sees through an optional: a `nil` value casts to nothing.
             let unwrapped = value as Any
@@ -215,6 +227,10 @@ private struct Candidate {
                 return Candidate(sql: "\(DatabaseValue.real(date.timeIntervalSinceReferenceDate))")
             case .uuid:
                 guard let uuid = unwrapped as? UUID else { return nil }
+                guard !textOnly else {
+                    let spellings = UUIDSpellings.text(uuid)
+                    return Candidate(sql: "\(spellings[0])", spellings: spellings)
+                }
                 let spellings = UUIDSpellings.all(uuid)
                 return Candidate(sql: "\(spellings[2])", spellings: spellings)
             case .decimal:
@@ -274,7 +290,7 @@ enum JSONMemberForm {
 }
 
 /// The forms a UUID is found stored in.
-enum UUIDSpellings {
+package enum UUIDSpellings {
     /// Canonical upper-case text (what LiteRecord writes), lower-case text, 16 bytes.
     static func all(_ uuid: UUID) -> [DatabaseValue] {
         let canonical = uuid.uuidString
@@ -282,6 +298,23 @@ enum UUIDSpellings {
             .text(canonical), .text(canonical.lowercased()),
             .blob(withUnsafeBytes(of: uuid.uuid) { Data($0) }),
         ]
+    }
+
+    /// Canonical upper-case text and lower-case text: the spellings a text-only column holds.
+    package static func text(_ uuid: UUID) -> [DatabaseValue] {
+        let canonical = uuid.uuidString
+        return [.text(canonical), .text(canonical.lowercased())]
+    }
+
+    /// The text spellings of a key value that names a UUID; the value twice otherwise, so the
+    /// statement's placeholders are always filled.
+    package static func text(of value: DatabaseValue) -> [DatabaseValue] {
+        switch value {
+        case .text, .blob:
+            if let uuid = try? UUID.fromDatabaseValue(value) { return text(uuid) }
+        default: break
+        }
+        return [value, value]
     }
 
     /// Every spelling of a key value that names a UUID (text in either case or 16 bytes); the

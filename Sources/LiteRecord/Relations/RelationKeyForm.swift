@@ -69,10 +69,14 @@ package enum RelationKeyForm: Sendable, Equatable {
     ///
     /// For a UUID, `column IN (upper text, lower text, 16 bytes)` of `other`'s value, which an
     /// index on `column` serves; dates as instants and decimals by value on both sides (as
-    /// `where` compares two such columns); plain `=` otherwise, and in a dialect whose columns
-    /// hold one form.
+    /// `where` compares two such columns); plain `=` otherwise. In a dialect whose columns
+    /// hold one form, plain `=` but for a UUID, matched in either letter case.
     func equality(_ column: SQL, _ other: SQL, in dialect: any SQLDialect) -> SQL {
-        guard !dialect.comparesStoredFormsPlainly else { return "\(column) = \(other)" }
+        if dialect.comparesStoredFormsPlainly {
+            // Its columns hold text only, but a UUID another tool wrote may be in lower case.
+            guard self == .uuid else { return "\(column) = \(other)" }
+            return "\(column) IN (upper(\(other)), lower(\(other)))"
+        }
         switch self {
         case .plain:
             return "\(column) = \(other)"

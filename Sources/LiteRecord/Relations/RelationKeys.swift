@@ -1,4 +1,5 @@
 import CSQLite
+import Foundation
 
 /// The values of a row's key columns: one value (no array to allocate per row), or several.
 package enum RelationKey: Hashable {
@@ -109,7 +110,7 @@ struct KeySlots {
     private let generalSlots: [RelationKey: Int]
     private let isIntegral: Bool
     /// How each key column compares; `nil` when keys compare as they are read (a dialect whose
-    /// columns hold one form).
+    /// columns hold one form, for keys without a UUID).
     private let forms: [RelationKeyForm]?
 
     /// The slots of the roots' keys.
@@ -123,7 +124,8 @@ struct KeySlots {
     ///   - dialect: The SQL dialect the keys are bound in.
     /// - Throws: ``SchemaError`` for a key that cannot be bound exactly.
     init(_ keys: RowKeys, forms: [RelationKeyForm], dialect: any SQLDialect = SQLiteDialect()) throws {
-        let forms = dialect.comparesStoredFormsPlainly ? nil : forms
+        let textOnly = dialect.comparesStoredFormsPlainly
+        let forms = textOnly ? Self.uuidForms(forms) : forms
         self.forms = forms
         // An INTEGER date or decimal key is not its canonical form: group it as the others.
         let general =
@@ -134,7 +136,8 @@ struct KeySlots {
             let slots = Self.slots(general.map { key in key.map { Self.canonical($0, forms: forms) } })
             rootSlots = slots.rootSlots
             count = slots.distinct.count
-            boundKeys = try dialect.boundKeys(slots.distinct)
+            boundKeys = try dialect.boundKeys(
+                textOnly && forms != nil ? Self.inEitherCase(slots.distinct) : slots.distinct)
             integerSlots = [:]
             generalSlots = slots.slotOfKey
             isIntegral = false
@@ -167,6 +170,38 @@ struct KeySlots {
         }
         guard let key = try RelationKey(statement, columns: columns) else { return nil }
         return generalSlots[Self.canonical(key, forms: forms)]
+    }
+
+    /// The forms of a dialect whose columns hold one form: a UUID column's, which may hold the
+    /// lower case another tool writes, and plain for the others; `nil` without a UUID column.
+    private static func uuidForms(_ forms: [RelationKeyForm]) -> [RelationKeyForm]? {
+        guard forms.contains(.uuid) else { return nil }
+        return forms.map { $0 == .uuid ? .uuid : .plain }
+    }
+
+    /// The keys, each also with its UUIDs (canonical, upper case) in lower case, so that a
+    /// text column matches the key in either case.
+    private static func inEitherCase(_ keys: [RelationKey]) -> [RelationKey] {
+        func lowered(_ value: DatabaseValue) -> DatabaseValue? {
+            guard case .text(let text) = value, UUID(uuidString: text) != nil else { return nil }
+            let lower = text.lowercased()
+            return lower == text ? nil : .text(lower)
+        }
+        var spelled: [RelationKey] = []
+        spelled.reserveCapacity(keys.count * 2)
+        for key in keys {
+            var variants = [key.values]
+            for (index, value) in key.values.enumerated() {
+                guard let lower = lowered(value) else { continue }
+                variants += variants.map { variant in
+                    var other = variant
+                    other[index] = lower
+                    return other
+                }
+            }
+            spelled += variants.map { $0.count == 1 ? .single($0[0]) : .composite($0) }
+        }
+        return spelled
     }
 
     /// A key with each value in its canonical form, as the forms say; as it is without forms.

@@ -64,6 +64,13 @@ package struct BackendTable: Sendable {
         fullTextColumns = schema.fullTextColumns
     }
 
+    /// Whether each primary key column, in key order, holds UUIDs: another tool may have
+    /// written one in lower case, so a key condition matches both spellings.
+    package var keyHoldsUUIDs: [Bool] { schema.statements.uuidKeyColumns }
+
+    /// Whether a primary key column holds UUIDs (see ``keyHoldsUUIDs``).
+    package var hasUUIDKey: Bool { schema.statements.hasUUIDKey }
+
     /// What `SELECT` reads for a model: `*`, or the model's columns when the table may also hold
     /// a full-text search column of the backend's (as big as the text, which no model decodes).
     package var selection: String {
