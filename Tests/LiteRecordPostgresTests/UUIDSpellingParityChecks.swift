@@ -33,6 +33,10 @@ enum UUIDSpellingParityChecks {
         #expect(
             try db.query(RKPOwner.self).where { $0.id.in([ids[0], ids[1], ids[2]]) }.count() == 3,
             "\(backend.name) in")
+        #expect(
+            try db.query(RKPOwner.self).where { $0.id.in([UUID]()) }.count() == 0, "\(backend.name) in []")
+        #expect(
+            try db.query(RKPOwner.self).where { !$0.id.in([UUID]()) }.count() == 6, "\(backend.name) !in []")
         // Ordered by value (its bytes), whatever the letter case of each row.
         let ordered = try db.query(RKPOwner.self).order { $0.id }.fetchAll().map(\.id)
         #expect(ordered == ids.sorted { $0.uuidString < $1.uuidString }, "\(backend.name) order")

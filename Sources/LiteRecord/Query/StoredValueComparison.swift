@@ -126,7 +126,7 @@ extension Column where Value: Encodable {
         switch Candidate.make(value, kind: kind, textOnly: dialect.comparesStoredFormsPlainly) {
         case .success(let made?): candidate = made
         case .success(nil): return nil  // nil: `IS NULL`, as plain
-        case .failure(let problem): return Condition("0", error: error ?? problem)
+        case .failure(let problem): return Condition(SQL(dialect.falseCondition), error: error ?? problem)
         }
         let isEquality = op == "=" || op == "IS"
         if case .uuid = kind, isEquality || op == "<>" || op == "IS NOT" {
@@ -169,10 +169,12 @@ extension Column where Value: Encodable {
                     candidates.append(made.sql)
                 }
             case .success(nil): hasNull = true
-            case .failure(let problem): return Condition("0", error: error ?? problem)
+            case .failure(let problem): return Condition(SQL(dialect.falseCondition), error: error ?? problem)
             }
         }
-        guard !candidates.isEmpty || hasNull else { return Condition("0", error: error) }
+        guard !candidates.isEmpty || hasNull else {
+            return Condition(SQL(dialect.falseCondition), error: error)
+        }
         let lhs: SQL
         if case .uuid = kind { lhs = comparableSQL } else { lhs = comparedSQL(kind) }
         let list = candidates.dropFirst().reduce(candidates.first ?? "") { "\($0), \($1)" }
