@@ -250,8 +250,14 @@ struct PostgresAsyncTests {
             try await pg.insert(&kettle)
             return kettle.id
         }
-        try await waitUntil(
-            pg, "SELECT count(*) FROM pg_locks WHERE relation = 'async_kettles'::regclass AND NOT granted")
+        // The backend waiting for the table's lock must be running the insert's statement. With
+        // a lock wait alone as the check, the insert twice threw `CancellationError` under the
+        // load of the full parallel run, which only a cancel before its statement began gives.
+        let waiting: SQL = """
+            SELECT count(*) FROM pg_locks AS l JOIN pg_stat_activity AS a ON a.pid = l.pid
+            WHERE l.relation = 'async_kettles'::regclass AND NOT l.granted AND a.query LIKE 'INSERT INTO%'
+            """
+        try await waitUntil(pg, waiting)
         insert.cancel()
         await #expect {
             _ = try await insert.value
