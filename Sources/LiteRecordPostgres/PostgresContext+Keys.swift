@@ -17,9 +17,12 @@ extension PostgresContext {
         let values = try BackendTable.keyValues(of: M.self, key)
         return try withSession { session in
             guard let table = try session.readableTable(for: M.self) else { return nil }
-            let sql: SQL =
-                "SELECT \(SQL(table.selection)) FROM \(identifier: table.name) WHERE \(table.keyCondition(values)) LIMIT 1"
-            guard let row = try session.execute(sql).lrRows.first else { return nil }
+            let row = try session.byStoredKey(values, table: table, found: { $0 != nil }) { condition in
+                try session.execute(
+                    "SELECT \(SQL(table.selection)) FROM \(identifier: table.name) WHERE \(condition) LIMIT 1"
+                ).lrRows.first
+            }
+            guard let row else { return nil }
             return try table.decode(M.self, from: row, dateStorage: session.dateStorage)
         }
     }
@@ -38,10 +41,9 @@ extension PostgresContext {
         let values = try BackendTable.keyValues(of: M.self, key)
         return try withSession { session in
             let table = try session.preparedTable(for: M.self)
-            return try session.execute(
-                "DELETE FROM \(identifier: table.name) WHERE \(table.keyCondition(values))"
-            )
-            .changes > 0
+            return try session.byStoredKey(values, table: table, found: { $0 }) { condition in
+                try session.execute("DELETE FROM \(identifier: table.name) WHERE \(condition)").changes > 0
+            }
         }
     }
 
@@ -74,24 +76,30 @@ extension PostgresContext {
         try withSession { session in
             let table = try session.preparedTable(for: M.self)
             let row = try table.encode(model, dateStorage: session.dateStorage)
-            let key = try session.keyCondition(row, table: table)
+            let key = try session.keyValues(row, table: table)
             let names = names ?? row.columns.filter { !table.primaryKey.contains($0) }
             guard !names.isEmpty else {
                 // Every column is part of the key: there is nothing to change, only to check.
-                let found = try session.execute("SELECT 1 FROM \(identifier: table.name) WHERE \(key)").rows
-                if found.isEmpty { throw PersistenceError.notFound(row, table: table) }
+                let found = try session.byStoredKey(key, table: table, found: { $0 }) { condition in
+                    try !session.execute("SELECT 1 FROM \(identifier: table.name) WHERE \(condition)").rows
+                        .isEmpty
+                }
+                if !found { throw PersistenceError.notFound(row, table: table) }
                 return
             }
-            var sql: SQL = "UPDATE \(identifier: table.name) SET "
+            var assignments: SQL = ""
             for (index, column) in names.enumerated() {
                 guard let value = row[column] else {
                     throw PersistenceError("\(M.self) did not encode column \(column)", table: table.name)
                 }
-                sql.append(
+                assignments.append(
                     index == 0 ? "\(identifier: column) = \(value)" : ", \(identifier: column) = \(value)")
             }
-            sql.append(" WHERE \(key)")
-            if try session.execute(sql).changes == 0 { throw PersistenceError.notFound(row, table: table) }
+            let changed = try session.byStoredKey(key, table: table, found: { $0 }) { condition in
+                try session.execute("UPDATE \(identifier: table.name) SET \(assignments) WHERE \(condition)")
+                    .changes > 0
+            }
+            if !changed { throw PersistenceError.notFound(row, table: table) }
         }
     }
 }

@@ -38,9 +38,13 @@ extension PostgresContext {
     /// - Parameter model: The model.
     /// - Throws: As ``insert(_:)-8ikok``.
     public func save<M: Model>(_ model: inout M) throws {
-        if try withSession({ session in try session.preparedTable(for: M.self).hasUUIDKey }) {
-            // A row another tool keyed in lower case does not conflict with the key's upper case
-            // text: find the row by value instead of relying on ON CONFLICT, as SQLite does.
+        if try withSession({ session in
+            let table = try session.preparedTable(for: M.self)
+            return table.hasUUIDKey || table.hasValueFormKey
+        }) {
+            // A row another tool keyed in another form (a UUID in lower case, a date as ISO text,
+            // a decimal as `1.50`) does not conflict with LiteRecord's form of the key: find the
+            // row by value instead of relying on ON CONFLICT, as SQLite does.
             do {
                 try update(model, columnNames: nil)
             } catch let error as PersistenceError where error.isRowNotFound {
@@ -77,8 +81,10 @@ extension PostgresContext {
         try withSession { session in
             let table = try session.preparedTable(for: M.self)
             let row = try table.encode(model, dateStorage: session.dateStorage)
-            let key = try session.keyCondition(row, table: table)
-            return try session.execute("DELETE FROM \(identifier: table.name) WHERE \(key)").changes > 0
+            let key = try session.keyValues(row, table: table)
+            return try session.byStoredKey(key, table: table, found: { $0 }) { condition in
+                try session.execute("DELETE FROM \(identifier: table.name) WHERE \(condition)").changes > 0
+            }
         }
     }
 
@@ -100,7 +106,15 @@ extension PostgresContext {
                 arguments: StatementArguments(
                     positional: table.hasUUIDKey ? UUIDSpellings.text(of: key) : [key]))
             let decoder = table.rowDecoder(dateStorage: session.dateStorage)
-            return try session.execute(sql, keepingResult: true).decodeFirst(M.self, decoder: decoder)
+            if let found = try session.execute(sql, keepingResult: true).decodeFirst(M.self, decoder: decoder)
+            {
+                return found
+            }
+            // A date or decimal key another tool wrote in another form.
+            guard let stored = try session.storedKey(matching: [key], table: table) else { return nil }
+            let again: SQL =
+                "SELECT \(SQL(table.selection)) FROM \(identifier: table.name) WHERE \(table.keyCondition(stored)) LIMIT 1"
+            return try session.execute(again, keepingResult: true).decodeFirst(M.self, decoder: decoder)
         }
     }
 
@@ -115,9 +129,10 @@ extension PostgresContext {
         let values = try BackendTable.keyValues(of: M.self, [id])
         return try withSession { session in
             guard let table = try session.readableTable(for: M.self) else { return false }
-            let sql: SQL =
-                "SELECT 1 FROM \(identifier: table.name) WHERE \(table.keyCondition(values)) LIMIT 1"
-            return try !session.execute(sql).rows.isEmpty
+            return try session.byStoredKey(values, table: table, found: { $0 }) { condition in
+                try !session.execute("SELECT 1 FROM \(identifier: table.name) WHERE \(condition) LIMIT 1")
+                    .rows.isEmpty
+            }
         }
     }
 
@@ -368,10 +383,10 @@ extension PostgresSession {
         return sql
     }
 
-    /// The primary key condition of an encoded model (see ``BackendTable/keyCondition(_:)``).
+    /// The primary key values of an encoded model, in key order.
     ///
     /// - Throws: ``LiteRecord/PersistenceError`` when the model has no primary key, or a `nil` one.
-    func keyCondition(_ row: EncodedRow, table: BackendTable) throws -> SQL {
+    func keyValues(_ row: EncodedRow, table: BackendTable) throws -> [DatabaseValue] {
         guard !table.primaryKey.isEmpty else {
             throw PersistenceError("\(table.name) has no primary key", table: table.name)
         }
@@ -381,7 +396,17 @@ extension PostgresSession {
             }
             return value
         }
-        return table.keyCondition(values)
+        return values
+    }
+
+    /// Runs `run` with the condition for `key`, and once more with the key as the table stores
+    /// it (``storedKey(matching:table:)``) when the first run found no row.
+    func byStoredKey<T>(
+        _ key: [DatabaseValue], table: BackendTable, found: (T) -> Bool, _ run: (SQL) throws -> T
+    ) throws -> T {
+        let first = try run(table.keyCondition(key))
+        guard !found(first), let stored = try storedKey(matching: key, table: table) else { return first }
+        return try run(table.keyCondition(stored))
     }
 }
 

@@ -95,6 +95,62 @@ enum UUIDSpellingParityChecks {
     }
 }
 
+struct USPDay: Model, Equatable {
+    var id: Date
+    var note: String
+    static let schema = Schema<USPDay>(table: "usp_days")
+}
+
+struct USPPrice: Model, Equatable {
+    var id: Decimal
+    var label: String
+    static let schema = Schema<USPPrice>(table: "usp_prices")
+}
+
+extension UUIDSpellingParityChecks {
+    /// A date key written as ISO-8601 text and a decimal key as `1.50`, as another tool writes
+    /// them: the operations by key find the row by value, and `save` updates it in place.
+    static func dateAndDecimalKeys(_ db: some ModelContext, _ backend: ParityBackend) throws {
+        let day = Date(timeIntervalSince1970: 1_704_164_645)  // 2024-01-02 03:04:05 UTC
+        let price = try #require(Decimal(string: "1.5"))
+        try db.insert(USPDay(id: day, note: "setup"))
+        try db.insert(USPPrice(id: price, label: "setup"))
+        try db.execute(sql: "DELETE FROM usp_days")
+        try db.execute(sql: "DELETE FROM usp_prices")
+        try db.execute(sql: "INSERT INTO usp_days (id, note) VALUES (\("2024-01-02T03:04:05Z"), \("a"))")
+        try db.execute(sql: "INSERT INTO usp_prices (id, label) VALUES (\("1.50"), \("a"))")
+
+        #expect(try db.find(USPDay.self, id: day)?.note == "a", "\(backend.name) find date")
+        #expect(try db.exists(USPDay.self, id: day), "\(backend.name) exists date")
+        #expect(try db.find(USPDay.self, key: [day])?.note == "a", "\(backend.name) find(key:) date")
+        #expect(try db.find(USPPrice.self, id: price)?.label == "a", "\(backend.name) find decimal")
+        #expect(try db.exists(USPPrice.self, id: price), "\(backend.name) exists decimal")
+        #expect(
+            try db.find(USPDay.self, id: day.addingTimeInterval(0.001)) == nil,
+            "\(backend.name) other instant")
+        #expect(
+            try db.find(USPPrice.self, id: Decimal(string: "1.51")!) == nil, "\(backend.name) other number")
+
+        try db.update(USPDay(id: day, note: "b"))
+        try db.update(USPPrice(id: price, label: "b"))
+        var savedDay = USPDay(id: day, note: "c")
+        try db.save(&savedDay)
+        var savedPrice = USPPrice(id: price, label: "c")
+        try db.save(&savedPrice)
+        #expect(try db.fetchAll(USPDay.self).map(\.note) == ["c"], "\(backend.name) date saved in place")
+        #expect(
+            try db.fetchAll(USPPrice.self).map(\.label) == ["c"], "\(backend.name) decimal saved in place")
+
+        var newDay = USPDay(id: day.addingTimeInterval(86_400), note: "new")
+        try db.save(&newDay)
+        #expect(try db.count(USPDay.self) == 2, "\(backend.name) save inserts a new date key")
+        #expect(try db.delete(USPDay.self, id: day), "\(backend.name) delete date")
+        #expect(try db.delete(USPPrice(id: price, label: "c")), "\(backend.name) delete decimal model")
+        #expect(try db.fetchAll(USPDay.self).map(\.note) == ["new"], "\(backend.name) after delete")
+        #expect(try db.count(USPPrice.self) == 0, "\(backend.name) decimal deleted")
+    }
+}
+
 @Suite(.offCooperativePool) struct SQLiteUUIDSpellingParityTests {
     @Test func lowerCaseKeysAreFoundByValueInMemory() throws {
         try ParityBackend.sqliteMemory.run { try UUIDSpellingParityChecks.crudAndQueries($0, $1) }
@@ -102,11 +158,17 @@ enum UUIDSpellingParityChecks {
     @Test func lowerCaseKeysAreFoundByValueInAFile() throws {
         try ParityBackend.sqliteFile.run { try UUIDSpellingParityChecks.crudAndQueries($0, $1) }
     }
+    @Test func dateAndDecimalKeysInOtherFormsAreFoundByValue() throws {
+        try ParityBackend.sqliteMemory.run { try UUIDSpellingParityChecks.dateAndDecimalKeys($0, $1) }
+    }
 }
 
 @Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage), .offCooperativePool)
 struct PostgresUUIDSpellingParityTests {
     @Test func lowerCaseKeysAreFoundByValue() throws {
         try ParityBackend.postgres.run { try UUIDSpellingParityChecks.crudAndQueries($0, $1) }
+    }
+    @Test func dateAndDecimalKeysInOtherFormsAreFoundByValue() throws {
+        try ParityBackend.postgres.run { try UUIDSpellingParityChecks.dateAndDecimalKeys($0, $1) }
     }
 }

@@ -38,7 +38,7 @@ package enum RelationKeyForm: Sendable, Equatable {
     /// The one value every spelling of a key maps to, so that keys hash alike when they are
     /// equal as values: an integral REAL as the INTEGER, a UUID as its canonical (upper case)
     /// text. Other values are themselves.
-    func canonical(_ value: DatabaseValue) -> DatabaseValue {
+    package func canonical(_ value: DatabaseValue) -> DatabaseValue {
         switch self {
         case .date(let storage):
             // The instant `literecord_instant` gives in SQL, so the bound keys match it there.
@@ -117,7 +117,7 @@ package enum RelationKeyForm: Sendable, Equatable {
 
     /// Whether keys of this form are compared as they are stored only after conversion, so
     /// that an INTEGER key is not yet its canonical form (a unix date, a decimal).
-    var convertsIntegers: Bool {
+    package var convertsIntegers: Bool {
         switch self {
         case .date, .decimal: true
         case .plain, .uuid: false

@@ -71,6 +71,16 @@ package struct BackendTable: Sendable {
     /// Whether a primary key column holds UUIDs (see ``keyHoldsUUIDs``).
     package var hasUUIDKey: Bool { schema.statements.hasUUIDKey }
 
+    /// Whether a primary key column holds dates or decimals, which another tool may have
+    /// written in another form (`2024-01-02T03:04:05Z`, `1.50`) that `=` on the text misses.
+    package var hasValueFormKey: Bool { schema.hasValueFormKey }
+
+    /// How each primary key column compares as a value, a date column read under its own
+    /// storage or else `dateStorage`.
+    package func keyForms(dateStorage: DateStorage) -> [RelationKeyForm] {
+        schema.keyForms(dateStorage: dateStorage)
+    }
+
     /// What `SELECT` reads for a model: `*`, or the model's columns when the table may also hold
     /// a full-text search column of the backend's (as big as the text, which no model decodes).
     package var selection: String {
