@@ -295,11 +295,7 @@ enum JSONMemberForm {
 package enum UUIDSpellings {
     /// Canonical upper-case text (what LiteRecord writes), lower-case text, 16 bytes.
     static func all(_ uuid: UUID) -> [DatabaseValue] {
-        let canonical = uuid.uuidString
-        return [
-            .text(canonical), .text(canonical.lowercased()),
-            .blob(withUnsafeBytes(of: uuid.uuid) { Data($0) }),
-        ]
+        text(uuid) + [.blob(withUnsafeBytes(of: uuid.uuid) { Data($0) })]
     }
 
     /// Canonical upper-case text and lower-case text: the spellings a text-only column holds.
@@ -311,23 +307,23 @@ package enum UUIDSpellings {
     /// The text spellings of a key value that names a UUID; the value twice otherwise, so the
     /// statement's placeholders are always filled.
     package static func text(of value: DatabaseValue) -> [DatabaseValue] {
-        switch value {
-        case .text, .blob:
-            if let uuid = try? UUID.fromDatabaseValue(value) { return text(uuid) }
-        default: break
-        }
-        return [value, value]
+        spellings(of: value, text(_:)) ?? [value, value]
     }
 
     /// Every spelling of a key value that names a UUID (text in either case or 16 bytes); the
     /// value three times otherwise, so the statement's placeholders are always filled.
     static func all(of value: DatabaseValue) -> [DatabaseValue] {
+        spellings(of: value, all(_:)) ?? [value, value, value]
+    }
+
+    /// `spell` of the UUID a key value names, `nil` when it names none.
+    private static func spellings(
+        of value: DatabaseValue, _ spell: (UUID) -> [DatabaseValue]
+    ) -> [DatabaseValue]? {
         switch value {
-        case .text, .blob:
-            if let uuid = try? UUID.fromDatabaseValue(value) { return all(uuid) }
-        default: break
+        case .text, .blob: (try? UUID.fromDatabaseValue(value)).map(spell)
+        default: nil
         }
-        return [value, value, value]
     }
 }
 
