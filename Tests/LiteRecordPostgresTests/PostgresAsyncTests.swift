@@ -28,7 +28,7 @@ private struct Mug: Model, Equatable {
 /// on a thread of its own, not on its caller's (the main actor's, for an app).
 private struct NotingKettle: Model, Equatable {
     /// The thread of each encoding, in order.
-    static let encodingThreads = Locked<[ObjectIdentifier]>([])
+    static let encodingThreads = Locked<[Int]>([])
 
     var id: Int64?
     var brand: String
@@ -57,9 +57,23 @@ private struct NotingKettle: Model, Equatable {
 }
 
 /// The thread running the caller (`Thread.current`, which async code cannot read itself).
-private func currentThread() -> ObjectIdentifier {
-    ObjectIdentifier(Thread.current)
+/// A number for the current thread, never given to another: the address of a thread's object
+/// (`ObjectIdentifier`) is reused once that thread ends, and under the thread sanitizer the
+/// caller's thread once took the address of the batch's finished thread.
+private func currentThread() -> Int {
+    let key = "LiteRecordTests.threadNumber"
+    let dictionary = Thread.current.threadDictionary
+    if let number = dictionary[key] as? Int { return number }
+    let number = threadNumbers.withLock { count -> Int in
+        count += 1
+        return count
+    }
+    dictionary[key] = number
+    return number
 }
+
+/// The last number ``currentThread()`` gave.
+private let threadNumbers = Locked<Int>(0)
 
 /// `insert(contentsOf:)` as a data layer written over `some ModelDatabase` calls it.
 private func insertThroughProtocol<M: Model>(_ models: [M], into db: some ModelDatabase) async throws -> [M] {
