@@ -103,6 +103,10 @@ public final class Connection: DatabaseContext {
 
     private func configure(location: Location, configuration: Configuration) throws {
         sqlite3_busy_timeout(handle, configuration.busyTimeoutMilliseconds)
+        // Each statement below waits out SQLITE_BUSY that SQLite returns without calling the
+        // busy handler (see OpeningBusyWait).
+        var busyWait = OpeningBusyWait(timeoutMilliseconds: configuration.busyTimeoutMilliseconds)
+        func run(_ sql: SQL) throws { try busyWait.run { try executeScript(sql) } }
         // LiteRecord quotes every identifier with double quotes. SQLite's legacy rule reads a
         // double-quoted name that is no column as text, so a model query on a table that lacks
         // a column (a model newer than the file) compared with a string and returned wrong rows.
@@ -117,26 +121,26 @@ public final class Connection: DatabaseContext {
         try QueryFunctions.register(on: handle)
         // Reading the schema now turns "file is not a database" into an error at open time
         // rather than at the first query.
-        try executeScript(SQL("SELECT count(*) FROM sqlite_master"))
+        try run(SQL("SELECT count(*) FROM sqlite_master"))
         // Queries compare dates, UUIDs and decimals through these (see StoredValueFunctions).
         try StoredValueFunctions.register(on: handle)
-        try executeScript(
+        try run(
             SQL(configuration.foreignKeys ? "PRAGMA foreign_keys = ON" : "PRAGMA foreign_keys = OFF"))
         // `isReadOnly`, not `configuration.readOnly`: a `mode=ro` URI is read-only too, and
         // setting the journal mode of a read-only database fails.
         if role == .reader {
             // The writer already chose the journal mode; a reader only promises not to write.
-            try executeScript(SQL("PRAGMA query_only = ON"))
+            try run(SQL("PRAGMA query_only = ON"))
             return
         }
         guard location.isFileBacked, !isReadOnly else { return }
         // `as String` here and below: `SQL("... \(x)")` alone is an SQL literal that binds `x`
         // as a `?` parameter, and keywords and identifiers cannot be parameters.
         if let journalMode = configuration.journalMode {
-            try executeScript(SQL("PRAGMA journal_mode = \(journalMode.rawValue)" as String))
+            try run(SQL("PRAGMA journal_mode = \(journalMode.rawValue)" as String))
         }
         if let synchronous = configuration.synchronous {
-            try executeScript(SQL("PRAGMA synchronous = \(synchronous.rawValue)" as String))
+            try run(SQL("PRAGMA synchronous = \(synchronous.rawValue)" as String))
         }
     }
 
