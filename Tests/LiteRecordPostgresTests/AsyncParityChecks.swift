@@ -125,11 +125,58 @@ enum AsyncParityChecks {
         let left = try await db.fetchAll(Int64.self, sql: "SELECT id FROM async_parity_kettles ORDER BY id")
         #expect(left == [11], "\(backend.name)")
     }
+
+    /// Empty results fetched by tasks running at once, between fetches of many rows with the
+    /// same query: each fetch gives exactly its rows.
+    ///
+    /// Under the thread sanitizer this also checks that no fetch writes to memory that other
+    /// threads read: `Array(unsafeUninitializedCapacity: 0)` stores its count in the standard
+    /// library's one shared empty-array storage, and an empty PostgreSQL result built that way
+    /// raced with every thread reading an empty array.
+    static func emptyResultsFromTasksAtOnce(_ db: some ModelDatabase, _ backend: ParityBackend) async throws {
+        try await db.migrate(AsyncKettle.self)
+        let kettleCount = 300
+        _ = try await db.insert(
+            contentsOf: (1...kettleCount).map { AsyncKettle(id: nil, brand: "K\($0)", litres: 1, watts: $0) })
+        let fetched = try await withThrowingTaskGroup(of: [Int].self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    var counts: [Int] = []
+                    for round in 0..<40 {
+                        // The same SQL each time: after all the rows, the next fetch of this
+                        // query expects as many, and gets none.
+                        let minimum = round.isMultiple(of: 2) ? 0 : kettleCount
+                        counts.append(
+                            try await db.query(AsyncKettle.self).where { $0.watts > minimum }.fetchAll().count
+                        )
+                        counts.append(
+                            try await db.fetchAll(
+                                AsyncKettle.self,
+                                sql: "SELECT * FROM async_parity_kettles WHERE watts > \(minimum)"
+                            ).count)
+                    }
+                    return counts
+                }
+            }
+            var all: [[Int]] = []
+            for try await counts in group { all.append(counts) }
+            return all
+        }
+        let expected = (0..<40).flatMap { round in
+            Array(repeating: round.isMultiple(of: 2) ? kettleCount : 0, count: 2)
+        }
+        #expect(fetched == Array(repeating: expected, count: 4), "\(backend.name)")
+    }
 }
 
 @Suite(.offCooperativePool) struct SQLiteAsyncParityTests {
     @Test func modelsAndQueries() async throws {
         try await ParityBackend.sqliteMemory.runAsync { try await AsyncParityChecks.modelsAndQueries($0, $1) }
+    }
+    @Test func emptyResultsFromTasksAtOnce() async throws {
+        try await ParityBackend.sqliteMemory.runAsync {
+            try await AsyncParityChecks.emptyResultsFromTasksAtOnce($0, $1)
+        }
     }
 }
 
@@ -137,11 +184,21 @@ enum AsyncParityChecks {
     @Test func modelsAndQueries() async throws {
         try await ParityBackend.sqliteFile.runAsync { try await AsyncParityChecks.modelsAndQueries($0, $1) }
     }
+    @Test func emptyResultsFromTasksAtOnce() async throws {
+        try await ParityBackend.sqliteFile.runAsync {
+            try await AsyncParityChecks.emptyResultsFromTasksAtOnce($0, $1)
+        }
+    }
 }
 
 @Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage), .offCooperativePool)
 struct PostgresAsyncParityTests {
     @Test func modelsAndQueries() async throws {
         try await ParityBackend.postgres.runAsync { try await AsyncParityChecks.modelsAndQueries($0, $1) }
+    }
+    @Test func emptyResultsFromTasksAtOnce() async throws {
+        try await ParityBackend.postgres.runAsync {
+            try await AsyncParityChecks.emptyResultsFromTasksAtOnce($0, $1)
+        }
     }
 }

@@ -96,6 +96,13 @@ final class RowsBySlot<Element> {
     /// Moves every row out in the order appended, with the slot of each: for a caller that
     /// needs the rows whole before grouping them. The buffer is empty afterwards.
     func takeInOrder() -> (rows: [Element], slots: [Int]) {
+        // Not `Array(unsafeUninitializedCapacity: 0)`, which writes its count into the standard
+        // library's one shared empty-array storage that every thread reads.
+        guard count > 0 else {
+            let taken = ([Element](), slots)
+            slots = []
+            return taken
+        }
         let storage = storage
         let rows = [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
             if let base = buffer.baseAddress { base.moveInitialize(from: storage, count: count) }
