@@ -1,7 +1,6 @@
 import Foundation
 import LiteRecord
 import LiteRecordPostgres
-import Synchronization
 import Testing
 
 /// Where a parity check runs. The checks call the library's `ModelContext` / `ModelDatabase`
@@ -141,8 +140,11 @@ func isSelect(_ text: String) -> Bool {
 }
 
 /// Statement texts a trace handler collects, from whatever thread runs the statement.
+///
+/// Behind `Locked`, not `Synchronization.Mutex`, whose futex waits the thread sanitizer cannot
+/// see: a statement traced on a reader's thread would be reported as a data race.
 private final class StatementTexts: Sendable {
-    private let lock = Mutex<[String]>([])
+    private let lock = Locked<[String]>([])
 
     var texts: [String] { lock.withLock { $0 } }
 
