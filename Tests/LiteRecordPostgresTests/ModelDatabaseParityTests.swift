@@ -413,40 +413,98 @@ private enum DataLayer {
         #expect(notFound?.message == "no row of mdb_gamers has id = 12345; nothing was updated")
     }
 
-    /// The async forms run off the calling task on every backend, through the protocol as
+    /// Every async form runs off the calling task on every backend, through the protocol as
     /// through the concrete type: a task cancelled before the work starts gets
-    /// `CancellationError` and writes nothing (a synchronous form run in their place would
-    /// write the row and throw nothing).
+    /// `CancellationError` and writes nothing. A synchronous form that the compiler chose in
+    /// its place (as it did for `fetchAll(_:fromTable:)`, the `sql:arguments:` forms and the
+    /// composite-key forms, which had no async requirement) runs, writes and throws nothing.
     static func asyncFormsHonourCancellation(_ db: some ModelDatabase) async throws {
         try await db.migrate(Gamer.self)
-        let outcomes = await withTaskGroup(of: (any Error)?.self) { group in
-            group.addTask {
+        try await db.migrate(Membership.self)
+        let kept = Gamer(id: 1, name: "Kept", score: 1, team: nil)
+        let member = Membership(club: "chess", member: 1, role: "kept")
+        try await db.insert(kept)
+        try await db.insert(member)
+        var changed = kept
+        changed.score = 99
+        let changedCopy = changed
+        let update: SQL = "UPDATE mdb_gamers SET score = 99"
+        let select: SQL = "SELECT name, score FROM mdb_gamers"
+        let forms: [(name: String, run: @Sendable () async throws -> Void)] = [
+            ("insert(_:)", { try await db.insert(Gamer(id: 90, name: "New", score: 0, team: nil)) }),
+            (
+                "insert(&_:)",
+                {
+                    var new = Gamer(id: nil, name: "New", score: 0, team: nil)
+                    try await db.insert(&new)
+                }
+            ),
+            (
+                "insert(contentsOf:)",
+                { _ = try await db.insert(contentsOf: [Gamer(id: 91, name: "N", score: 0, team: nil)]) }
+            ),
+            (
+                "save(_:)",
+                {
+                    var model = changedCopy
+                    try await db.save(&model)
+                }
+            ),
+            ("update(_:)", { try await db.update(changedCopy) }),
+            ("update(_:columns:)", { try await db.update(changedCopy, columns: [\Gamer.score]) }),
+            ("delete(_:)", { _ = try await db.delete(kept) }),
+            ("delete(_:id:)", { _ = try await db.delete(Gamer.self, id: 1) }),
+            ("delete(_:key:)", { _ = try await db.delete(Membership.self, key: ["chess", 1]) }),
+            ("migrate(_:)", { try await db.migrate(LogLine.self) }),
+            ("execute(sql:)", { _ = try await db.execute(sql: update) }),
+            (
+                "execute(sql:arguments:)",
+                { _ = try await db.execute(sql: "UPDATE mdb_gamers SET score = ?", arguments: [99]) }
+            ),
+            ("find(_:id:)", { _ = try await db.find(Gamer.self, id: 1) }),
+            ("find(_:key:)", { _ = try await db.find(Membership.self, key: ["chess", 1]) }),
+            ("exists(_:id:)", { _ = try await db.exists(Gamer.self, id: 1) }),
+            ("fetchAll(_:)", { _ = try await db.fetchAll(Gamer.self) }),
+            ("count(_:)", { _ = try await db.count(Gamer.self) }),
+            ("fetchAll(_:sql:)", { _ = try await db.fetchAll(NameScore.self, sql: select) }),
+            ("fetchOne(_:sql:)", { _ = try await db.fetchOne(NameScore.self, sql: select) }),
+            (
+                "fetchAll(_:sql:arguments:)",
+                {
+                    _ = try await db.fetchAll(
+                        Int.self, sql: "SELECT score FROM mdb_gamers WHERE id = ?", arguments: [1])
+                }
+            ),
+            (
+                "fetchAll(_:fromTable:)",
+                { _ = try await db.fetchAll(NameScore.self, fromTable: "mdb_gamers") }
+            ),
+            ("fetchAll(Row.self, sql:)", { _ = try await db.fetchAll(Row.self, sql: select) }),
+            ("fetchOne(Row.self, sql:)", { _ = try await db.fetchOne(Row.self, sql: select) }),
+            (
+                "fetchAll(Row.self, sql:arguments:)",
+                {
+                    _ = try await db.fetchAll(
+                        Row.self, sql: "SELECT name FROM mdb_gamers WHERE id = ?", arguments: [1])
+                }
+            ),
+            ("transaction(_:)", { _ = try await db.transaction { try $0.execute(sql: update) } }),
+            ("write(_:)", { _ = try await db.write { try $0.execute(sql: update) } }),
+            ("read(_:)", { _ = try await db.read { try $0.count(Gamer.self) } }),
+            ("savepoint(_:_:)", { _ = try await db.savepoint(nil) { try $0.execute(sql: update) } }),
+        ]
+        for form in forms {
+            let error = await Task { () -> (any Error)? in
                 withUnsafeCurrentTask { $0?.cancel() }
                 do {
-                    try await db.insert(Gamer(id: 90, name: "Cancelled", score: 0, team: nil))
+                    try await form.run()
                     return nil
                 } catch { return error }
-            }
-            group.addTask {
-                withUnsafeCurrentTask { $0?.cancel() }
-                do {
-                    _ = try await db.execute(
-                        sql: "INSERT INTO mdb_gamers (id, name, score) VALUES (91, 'C', 0)")
-                    return nil
-                } catch { return error }
-            }
-            group.addTask {
-                withUnsafeCurrentTask { $0?.cancel() }
-                do {
-                    _ = try await db.count(Gamer.self)
-                    return nil
-                } catch { return error }
-            }
-            return await group.reduce(into: []) { $0.append($1) }
+            }.value
+            #expect(error is CancellationError, "\(form.name): \(error.map { "\($0)" } ?? "ran")")
         }
-        #expect(outcomes.count == 3)
-        #expect(outcomes.allSatisfy { $0 is CancellationError })
-        #expect(try await db.count(Gamer.self) == 0)
+        #expect(try await db.fetchAll(Gamer.self) == [kept])
+        #expect(try await db.fetchAll(Membership.self) == [member])
     }
 }
 

@@ -88,12 +88,31 @@ extension ModelDatabase {
         return try await runOffTask(.writing) { try $0.delete(M.self, id: key) }
     }
 
+    /// Deletes the row with a composite primary key, off the calling task.
+    ///
+    /// - Parameters:
+    ///   - type: The model type.
+    ///   - key: One value per key column, in the key's order.
+    /// - Returns: Whether a row was deleted.
+    /// - Throws: As the synchronous form, or a cancellation error.
+    @discardableResult
+    public func delete<M: Model>(_ type: M.Type, key: [any DatabaseValueConvertible]) async throws -> Bool {
+        let key = try sendableKey(key)
+        return try await runOffTask(.writing) { try $0.delete(M.self, key: key) }
+    }
+
     /// Creates or grows the model's table now, off the calling task.
     ///
     /// - Parameter type: The model type.
     /// - Throws: As the synchronous form, or a cancellation error.
     public func migrate<M: Model>(_ type: M.Type) async throws {
         try await runOffTask(.writing) { try $0.migrate(M.self) }
+    }
+
+    /// A composite key's values, converted on the calling task: they cross to the thread that
+    /// runs the work, and a value's conversion may fail (NaN) as the synchronous form's does.
+    private func sendableKey(_ key: [any DatabaseValueConvertible]) throws -> [DatabaseValue] {
+        try key.map { try $0.databaseValue() }
     }
 
     /// A write that changes the model it writes (its generated key): the copy sent off the
@@ -122,6 +141,18 @@ extension ModelDatabase {
     public func find<M: Model>(_ type: M.Type, id: some DatabaseValueConvertible) async throws -> M? {
         let key = try id.databaseValue()
         return try await runOffTask(.readingModel(M.self)) { try $0.find(M.self, id: key) }
+    }
+
+    /// The model with a composite primary key, or `nil`, off the calling task.
+    ///
+    /// - Parameters:
+    ///   - type: The model type.
+    ///   - key: One value per key column, in the key's order.
+    /// - Returns: The model.
+    /// - Throws: As the synchronous form, or a cancellation error.
+    public func find<M: Model>(_ type: M.Type, key: [any DatabaseValueConvertible]) async throws -> M? {
+        let key = try sendableKey(key)
+        return try await runOffTask(.readingModel(M.self)) { try $0.find(M.self, key: key) }
     }
 
     /// Whether a row has the primary key value, off the calling task.
@@ -166,6 +197,45 @@ extension ModelDatabase {
     @discardableResult
     public func execute(sql: SQL) async throws -> Int {
         try await runOffTask(.writing) { try $0.execute(sql: sql) }
+    }
+
+    /// Runs SQL text with `?` or named parameters off the calling task.
+    ///
+    /// - Parameters:
+    ///   - sql: The SQL text, as written.
+    ///   - arguments: The values of its parameters.
+    /// - Returns: The number of rows changed, as the synchronous form.
+    /// - Throws: As the synchronous form, or a cancellation error (a write is rolled back).
+    @discardableResult
+    public func execute(sql: String, arguments: StatementArguments) async throws -> Int {
+        try await runOffTask(.writing) { try $0.execute(sql: sql, arguments: arguments) }
+    }
+
+    /// Fetches every row of SQL text with parameters decoded into a `Decodable` type, off the
+    /// calling task.
+    ///
+    /// - Parameters:
+    ///   - type: The type of each element.
+    ///   - sql: One query, as written.
+    ///   - arguments: The values of its parameters.
+    /// - Returns: The decoded rows.
+    /// - Throws: As the synchronous form, or a cancellation error.
+    public func fetchAll<T: Decodable & Sendable>(
+        _ type: T.Type, sql: String, arguments: StatementArguments
+    ) async throws -> [T] {
+        try await runOffTask(.reading) { try $0.fetchAll(T.self, sql: sql, arguments: arguments) }
+    }
+
+    /// Fetches every row of SQL text with parameters as ``Row`` values, off the calling task.
+    ///
+    /// - Parameters:
+    ///   - type: `Row.self`.
+    ///   - sql: One query, as written.
+    ///   - arguments: The values of its parameters.
+    /// - Returns: The rows.
+    /// - Throws: As the synchronous form, or a cancellation error.
+    public func fetchAll(_ type: Row.Type, sql: String, arguments: StatementArguments) async throws -> [Row] {
+        try await runOffTask(.reading) { try $0.fetchAll(Row.self, sql: sql, arguments: arguments) }
     }
 
     /// Fetches every row of a query decoded into a `Decodable` type, off the calling task.

@@ -135,6 +135,16 @@ public protocol ModelDatabase: ModelContext, Sendable {
     @discardableResult
     func delete<M: Model>(_ type: M.Type, id: some DatabaseValueConvertible) async throws -> Bool
 
+    /// Deletes the row with a composite primary key, off the calling task.
+    ///
+    /// - Parameters:
+    ///   - type: The model type.
+    ///   - key: One value per key column, in the key's order.
+    /// - Returns: Whether a row was deleted.
+    /// - Throws: As the synchronous form, or a cancellation error.
+    @discardableResult
+    func delete<M: Model>(_ type: M.Type, key: [any DatabaseValueConvertible]) async throws -> Bool
+
     /// The model with a primary key value, or `nil`, off the calling task.
     ///
     /// - Parameters:
@@ -143,6 +153,15 @@ public protocol ModelDatabase: ModelContext, Sendable {
     /// - Returns: The model.
     /// - Throws: As the synchronous form, or a cancellation error.
     func find<M: Model>(_ type: M.Type, id: some DatabaseValueConvertible) async throws -> M?
+
+    /// The model with a composite primary key, or `nil`, off the calling task.
+    ///
+    /// - Parameters:
+    ///   - type: The model type.
+    ///   - key: One value per key column, in the key's order.
+    /// - Returns: The model.
+    /// - Throws: As the synchronous form, or a cancellation error.
+    func find<M: Model>(_ type: M.Type, key: [any DatabaseValueConvertible]) async throws -> M?
 
     /// Whether a row has the primary key value, off the calling task.
     ///
@@ -181,6 +200,16 @@ public protocol ModelDatabase: ModelContext, Sendable {
     @discardableResult
     func execute(sql: SQL) async throws -> Int
 
+    /// Runs SQL text with `?` or named parameters off the calling task.
+    ///
+    /// - Parameters:
+    ///   - sql: The SQL text, as written.
+    ///   - arguments: The values of its parameters.
+    /// - Returns: The number of rows changed, as the synchronous form.
+    /// - Throws: As the synchronous form, or a cancellation error.
+    @discardableResult
+    func execute(sql: String, arguments: StatementArguments) async throws -> Int
+
     /// Fetches every row of a query decoded into a `Decodable` type, off the calling task.
     ///
     /// - Parameters:
@@ -189,6 +218,38 @@ public protocol ModelDatabase: ModelContext, Sendable {
     /// - Returns: The decoded rows.
     /// - Throws: As the synchronous form, or a cancellation error.
     func fetchAll<T: Decodable & Sendable>(_ type: T.Type, sql: SQL) async throws -> [T]
+
+    /// Fetches every row of SQL text with parameters decoded into a `Decodable` type, off the
+    /// calling task.
+    ///
+    /// - Parameters:
+    ///   - type: The type of each element.
+    ///   - sql: One query, as written.
+    ///   - arguments: The values of its parameters.
+    /// - Returns: The decoded rows.
+    /// - Throws: As the synchronous form, or a cancellation error.
+    func fetchAll<T: Decodable & Sendable>(_ type: T.Type, sql: String, arguments: StatementArguments)
+        async throws -> [T]
+
+    /// Fetches every row of a table or view into a `Decodable` type that is not a model, off
+    /// the calling task.
+    ///
+    /// - Parameters:
+    ///   - type: The type of each element; its coding keys name the columns.
+    ///   - table: The table or view name.
+    /// - Returns: The rows, decoded.
+    /// - Throws: As the synchronous form, or a cancellation error.
+    func fetchAll<T: Decodable & Sendable>(_ type: T.Type, fromTable table: String) async throws -> [T]
+
+    /// Fetches every row of SQL text with parameters as ``Row`` values, off the calling task.
+    ///
+    /// - Parameters:
+    ///   - type: `Row.self`.
+    ///   - sql: One query, as written.
+    ///   - arguments: The values of its parameters.
+    /// - Returns: The rows.
+    /// - Throws: As the synchronous form, or a cancellation error.
+    func fetchAll(_ type: Row.Type, sql: String, arguments: StatementArguments) async throws -> [Row]
 
     /// Fetches the first row of a query decoded into a `Decodable` type, or `nil`, off the
     /// calling task.
