@@ -494,7 +494,8 @@ private enum DataLayer {
             ("savepoint(_:_:)", { _ = try await db.savepoint(nil) { try $0.execute(sql: update) } }),
         ]
         for form in forms {
-            let error = await Task { () -> (any Error)? in
+            let error = await Task(executorPreference: DedicatedThreadExecutor.promptTasks) {
+                () -> (any Error)? in
                 withUnsafeCurrentTask { $0?.cancel() }
                 do {
                     try await form.run()
