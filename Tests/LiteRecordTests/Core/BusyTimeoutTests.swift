@@ -151,4 +151,33 @@ struct BusyTimeoutTests {
             }
         }
     }
+
+    /// A file another program is reading in rollback-journal mode opens once that read ends:
+    /// switching it to WAL waits for the reader within the busy timeout.
+    @Test func openingWaitsForAnotherProgramsReadBeforeSwitchingToWAL() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.file("rollback.sqlite")
+            var rollback = Configuration()
+            rollback.journalMode = .delete
+            let otherProgram = try Database(path: path, configuration: rollback)
+            try otherProgram.execute(sql: "CREATE TABLE t(a)")
+            try otherProgram.execute(sql: "INSERT INTO t VALUES ('kept')")
+            let reading = DispatchSemaphore(value: 0)
+            let reader = BackgroundThread {
+                try otherProgram.read { connection in
+                    _ = try connection.fetchAll(String.self, sql: "SELECT a FROM t")
+                    reading.signal()
+                    Thread.sleep(forTimeInterval: 0.3)
+                }
+            }
+            try #require(reading.wait(timeout: .now() + 10) == .success)
+
+            let db = try Database(path: path)
+            #expect(try db.firstValue(String.self, sql: "PRAGMA journal_mode") == "wal")
+            #expect(try db.fetchAll(String.self, sql: "SELECT a FROM t") == ["kept"])
+            if case .failure(let error) = reader.result(waitingAtMost: 10) {
+                Issue.record("the other program's read failed: \(error)")
+            }
+        }
+    }
 }
