@@ -9,9 +9,7 @@ struct ReaderPoolTests {
         try withTemporaryDirectory { dir in
             let wal = try Database(path: dir.file("wal.sqlite"))
             #expect(wal.readsInParallel)
-            var rollbackJournal = Configuration()
-            rollbackJournal.journalMode = .delete
-            let delete = try Database(path: dir.file("delete.sqlite"), configuration: rollbackJournal)
+            let delete = try Database.rollbackJournal(at: dir.file("delete.sqlite"))
             #expect(!delete.readsInParallel)
             var noReaders = Configuration()
             noReaders.maximumReaderCount = 0

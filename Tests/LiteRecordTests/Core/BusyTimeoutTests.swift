@@ -157,9 +157,7 @@ struct BusyTimeoutTests {
     @Test func openingWaitsForAnotherProgramsReadBeforeSwitchingToWAL() throws {
         try withTemporaryDirectory { directory in
             let path = directory.file("rollback.sqlite")
-            var rollback = Configuration()
-            rollback.journalMode = .delete
-            let otherProgram = try Database(path: path, configuration: rollback)
+            let otherProgram = try Database.rollbackJournal(at: path)
             try otherProgram.execute(sql: "CREATE TABLE t(a)")
             try otherProgram.execute(sql: "INSERT INTO t VALUES ('kept')")
             let reading = DispatchSemaphore(value: 0)

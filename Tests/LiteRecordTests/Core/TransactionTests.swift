@@ -65,9 +65,7 @@ struct TransactionTests {
     func transactionKinds(kind: TransactionKind) throws {
         try withTemporaryDirectory { directory in
             let path = directory.file("kinds.sqlite")
-            var configuration = Configuration()
-            configuration.journalMode = .delete
-            let db = try Database(path: path, configuration: configuration)
+            let db = try Database.rollbackJournal(at: path)
             try db.execute(sql: "CREATE TABLE t(a); INSERT INTO t VALUES (1)")
             var impatient = Configuration()
             impatient.busyTimeout = .zero
@@ -185,9 +183,7 @@ struct TransactionTests {
     @Test func throwingTransactionLeavesTheFileByteForByte() throws {
         try withTemporaryDirectory { directory in
             let path = directory.file("bytes.sqlite")
-            var configuration = Configuration()
-            configuration.journalMode = .delete
-            let db = try Database(path: path, configuration: configuration)
+            let db = try Database.rollbackJournal(at: path)
             try db.execute(
                 sql: """
                     CREATE TABLE t(id INTEGER PRIMARY KEY, payload BLOB);

@@ -288,9 +288,7 @@ extension Reliability {
         @Test func writeToADeletedRollbackJournalDatabaseFailsAndReadsStillWork() throws {
             try withTemporaryDirectory { directory in
                 let path = directory.file("deleted.sqlite")
-                var configuration = Configuration()
-                configuration.journalMode = .delete
-                let db = try Database(path: path, configuration: configuration)
+                let db = try Database.rollbackJournal(at: path)
                 try db.execute(sql: "CREATE TABLE t(a); INSERT INTO t VALUES ('committed')")
                 try FileManager.default.removeItem(atPath: path)
 
