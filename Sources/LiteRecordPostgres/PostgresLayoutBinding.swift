@@ -46,12 +46,8 @@ final class PostgresLayoutBinding {
     /// declined.
     func decodeAll<T>(_ type: T.Type, from result: OpaquePointer) -> [T]? {
         let count = Int(PQntuples(result))
-        // `Array(unsafeUninitializedCapacity: 0)` writes its count into the standard library's
-        // one shared empty-array storage, which every thread reads: a data race to the thread
-        // sanitizer, however harmless the zero.
-        guard count > 0 else { return [] }
         var declined = false
-        let models = [T](unsafeUninitializedCapacity: count) { buffer, initialized in
+        let models = [T](filling: count) { buffer, initialized in
             guard let base = buffer.baseAddress else { return }
             for row in 0..<count {
                 guard fill(result, row: Int32(row), into: UnsafeMutableRawPointer(base + row)) else {

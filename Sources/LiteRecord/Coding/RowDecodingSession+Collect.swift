@@ -149,10 +149,7 @@ private struct InPlaceRows {
         // Capacity beyond twice the count only comes from a previous fetch of many more rows:
         // copied to its size, a small result does not keep that memory for as long as it lives.
         guard rows.capacity - rows.count > max(rows.count, 256) else { return consume rows }
-        // Not `Array(unsafeUninitializedCapacity: 0)`, which writes its count into the standard
-        // library's one shared empty-array storage that every thread reads.
-        guard !rows.isEmpty else { return [] }
-        return [T](unsafeUninitializedCapacity: rows.count) { exact, initialized in
+        return [T](filling: rows.count) { exact, initialized in
             rows.withUnsafeBufferPointer { built in
                 initialized = exact.initialize(fromContentsOf: built)
             }

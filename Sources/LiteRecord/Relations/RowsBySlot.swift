@@ -69,12 +69,8 @@ final class RowsBySlot<Element> {
         for slot in 0..<slotCount {
             let start = starts[slot]
             let rows = starts[slot + 1] - start
-            guard rows > 0 else {
-                groups.append([])
-                continue
-            }
             groups.append(
-                [Element](unsafeUninitializedCapacity: rows) { buffer, initialized in
+                [Element](filling: rows) { buffer, initialized in
                     guard let base = buffer.baseAddress else { return }
                     // Rows of one key mostly come one after another: each run is moved at once.
                     var index = 0
@@ -96,15 +92,8 @@ final class RowsBySlot<Element> {
     /// Moves every row out in the order appended, with the slot of each: for a caller that
     /// needs the rows whole before grouping them. The buffer is empty afterwards.
     func takeInOrder() -> (rows: [Element], slots: [Int]) {
-        // Not `Array(unsafeUninitializedCapacity: 0)`, which writes its count into the standard
-        // library's one shared empty-array storage that every thread reads.
-        guard count > 0 else {
-            let taken = ([Element](), slots)
-            slots = []
-            return taken
-        }
         let storage = storage
-        let rows = [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
+        let rows = [Element](filling: count) { buffer, initialized in
             if let base = buffer.baseAddress { base.moveInitialize(from: storage, count: count) }
             initialized = count
         }
