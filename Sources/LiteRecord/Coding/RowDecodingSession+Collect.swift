@@ -2,6 +2,8 @@ extension RowDecodingSession {
     /// Decodes the remaining rows of `statement`: given `allocatingAll`, all at once into the
     /// array it makes, handed to `collectingAll`, when rows of `T` are built in place;
     /// otherwise one at a time, each handed over to `body`.
+    // Inlined: see `DatabaseContext.forEachModel(_:sql:allocatingAll:collectingAll:_:)`.
+    @inline(__always)
     static func decodeRows<T: Decodable>(
         _ type: T.Type, of statement: Statement, decoder: RowDecoder, allocatingAll: RowArrayAllocation<T>?,
         collectingAll: (consuming [T]) -> Void, _ body: (consuming T) throws -> Void
@@ -49,6 +51,8 @@ extension RowDecodingSession {
     /// - Returns: The rows, in the order SQLite returned them.
     /// - Throws: ``DatabaseError`` from a step, or what `init(from:)` throws for a declined
     ///   row; the rows built so far are destroyed.
+    // Inlined: see `DatabaseContext.forEachModel(_:sql:allocatingAll:collectingAll:_:)`.
+    @inline(__always)
     static func collectInPlace<T: Decodable>(
         _ type: T.Type, from statement: Statement, decoder: RowDecoder, allocating: RowArrayAllocation<T>
     ) throws -> [T]? {

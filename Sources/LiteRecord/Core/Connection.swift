@@ -204,6 +204,8 @@ public final class Connection: DatabaseContext {
     /// A checkout rather than a closure: a closure over `sql` made the optimizer copy the value
     /// into it and destroy it again, retaining and releasing each of its parts, about a
     /// fifteenth of a fetch of one row by raw SQL.
+    // Inlined: see `DatabaseContext.forEachModel(_:sql:allocatingAll:collectingAll:_:)`.
+    @inline(__always)
     private func checkOutStatement(for sql: borrowing SQL) throws -> Statement {
         guard authorizer?.isRecordingReads != true, let cached = statementCache.statement(for: sql) else {
             return try checkOutStatement(forText: sql.text)
@@ -222,6 +224,8 @@ public final class Connection: DatabaseContext {
 
     /// Binds `sql`'s values to `statement` and runs `body`; an error of the statement gets the
     /// arguments, as when the statement keeps them (``Statement/bindWithoutKeeping(_:)``).
+    // Inlined: see `DatabaseContext.forEachModel(_:sql:allocatingAll:collectingAll:_:)`.
+    @inline(__always)
     private func withBound<T>(_ sql: SQL, to statement: Statement, _ body: (Statement) throws -> T) throws
         -> T
     {

@@ -197,6 +197,8 @@ extension Database {
     /// Runs one convenience read (a fetch, count, find) where it belongs: on the writer when
     /// this thread is writing, otherwise on a reader; a statement that turns out to write is
     /// run on the writer instead.
+    // Inlined: see `DatabaseContext.forEachModel(_:sql:allocatingAll:collectingAll:_:)`.
+    @inline(__always)
     func withReadingConnection<T>(_ body: (Connection) throws -> T) throws -> T {
         guard let readers, !writer.isHeldByCurrentThread else {
             return try writer.withConnection(body)
@@ -263,6 +265,8 @@ private struct TableNotCreatedYet: Error {}
 extension DatabaseContext {
     /// Runs a convenience read: on a ``Database``, routed to a reader when it has readers; on
     /// a ``Connection``, right there.
+    // Inlined: see `DatabaseContext.forEachModel(_:sql:allocatingAll:collectingAll:_:)`.
+    @inline(__always)
     func withReader<T>(_ body: (Connection) throws -> T) throws -> T {
         if let database { return try database.withReadingConnection(body) }
         return try withConnection(body)
@@ -279,6 +283,8 @@ extension DatabaseContext {
     /// Compared by type rather than cast with `as?`: `Database` is final, so the two are the
     /// same test, and the dynamic cast cost about 80 instructions on every read, as much as
     /// binding the key of a lookup by raw SQL.
+    // Inlined: see `DatabaseContext.forEachModel(_:sql:allocatingAll:collectingAll:_:)`.
+    @inline(__always)
     private var database: Database? {
         guard Self.self == Database.self else { return nil }
         // The same type, checked above: the reference is taken as it is, not converted.

@@ -71,6 +71,14 @@ public final class Statement {
         self.hooks = hooks
         self.transactionState = transactionState
         self.sql = sql
+        let parameterCount = Int(sqlite3_bind_parameter_count(handle))
+        self.parameterCount = parameterCount
+        self.hasNamedParameters = (0..<parameterCount).contains { index in
+            guard let name = sqlite3_bind_parameter_name(handle, Int32(index + 1)) else { return false }
+            // As ``parameterNames`` reads them: `?NNN` is positional.
+            let prefix = UInt8(bitPattern: name.pointee)
+            return prefix == UInt8(ascii: ":") || prefix == UInt8(ascii: "@") || prefix == UInt8(ascii: "$")
+        }
     }
 
     deinit {
@@ -78,7 +86,7 @@ public final class Statement {
     }
 
     /// The number of parameters (`?`, `:name`, ...) in the SQL.
-    public var parameterCount: Int { Int(sqlite3_bind_parameter_count(handle)) }
+    public let parameterCount: Int
     /// The number of result columns (0 for statements that return no rows).
     public var columnCount: Int { Int(sqlite3_column_count(handle)) }
     /// Whether the statement leaves the database unchanged.
@@ -151,6 +159,8 @@ public final class Statement {
     ///
     /// - Returns: Whether the values were bound that way; `false` when they were kept, as
     ///   ``bind(_:)`` keeps them (named parameters).
+    // Inlined: see `DatabaseContext.forEachModel(_:sql:allocatingAll:collectingAll:_:)`.
+    @inline(__always)
     func bindWithoutKeeping(_ sql: SQL) throws -> Bool {
         // The statement's parameters first: reading `sql.named` before that call made the
         // compiler retain and release the dictionary around it, twice per run.
@@ -168,8 +178,9 @@ public final class Statement {
         return true
     }
 
-    /// Whether any parameter has a name; read once.
-    private lazy var hasNamedParameters: Bool = parameterNames.contains { $0 != nil }
+    /// Whether any parameter has a name (`:a`, `@a`, `$a`), read at prepare time: binding
+    /// checks it on every run, where a lazy property cost a call.
+    private let hasNamedParameters: Bool
 
     /// Binds the parameters this statement needs from `consumer`, leaving the rest for the next
     /// statement of a script.

@@ -55,6 +55,8 @@ struct StatementCache {
     }
 
     /// The cached statement for this SQL, found by its literals when it has them.
+    // Inlined: see `DatabaseContext.forEachModel(_:sql:allocatingAll:collectingAll:_:)`.
+    @inline(__always)
     mutating func statement(for sql: SQL) -> Statement? {
         guard sql.hasLiteralPieces else { return statement(for: sql.text) }
         if let lastUsedPiecesStatement, lastUsedPieces == sql.pieces { return lastUsedPiecesStatement }

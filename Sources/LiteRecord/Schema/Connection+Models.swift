@@ -188,6 +188,8 @@ extension Connection {
     ///   - allocatingAll: For a caller that keeps every row: when rows of `M` are built in
     ///     place, in an array it allocates, they go to `collectingAll` and `body` is never called.
     ///   - collectingAll: Takes the rows built in place.
+    // Inlined: see `DatabaseContext.forEachModel(_:sql:allocatingAll:collectingAll:_:)`.
+    @inline(__always)
     func forEachModel<M: Model>(
         _ type: M.Type, table: TableSchema, sql: SQL, allocatingAll: RowArrayAllocation<M>? = nil,
         collectingAll: (consuming [M]) -> Void = { _ in }, _ body: (consuming M) throws -> Void
