@@ -148,11 +148,16 @@ enum ClassicInserts {
         }
     }
 
-    /// Per-row costs and the autocommit / transaction slowdown of each side.
+    /// Per-row costs, the raw SQL rows' verdicts against their targets, and the autocommit /
+    /// transaction slowdown of each side.
     @Sendable
     private static func notes(_ results: [WorkloadResult]) -> [String] {
         var lines: [String] = []
         for result in results {
+            if DesignTargets.rawSQLTargets.contains(where: { $0.workload.slug == result.slug }) {
+                lines += DesignTargets.notes([result])
+                continue
+            }
             lines.append(
                 "\(result.slug): C \(Report.format(result.cMicrosecondsPerOperation, decimals: 2)) µs/row, "
                     + "LiteRecord \(Report.format(result.literecordMicrosecondsPerOperation, decimals: 2)) µs/row"
