@@ -39,6 +39,25 @@ struct StatementArgumentsTests {
         #expect(found.map(\.values) == [[.integer(1)]])
     }
 
+    /// A statement learns at prepare time which of its parameters are named: positional values
+    /// for `:a`, `@a` or `$a` are refused, not bound by position, while `?1` stays positional.
+    @Test(arguments: [":", "@", "$"])
+    func positionalValuesForNamedParametersAreRefusedAndWriteNothing(prefix: String) throws {
+        let db = try makeDatabase()
+        // Twice: the first run prepares the statement, the second reuses it from the cache.
+        for _ in 0..<2 {
+            let error = #expect(throws: DatabaseError.self) {
+                try db.execute(sql: "INSERT INTO t(a, b) VALUES (\(prefix)a, 1)", arguments: [7])
+            }
+            #expect(
+                error?.message.contains("missing value for named parameter :a") == true,
+                "\(String(describing: error))")
+        }
+        #expect(try rows(db).isEmpty)
+        try db.execute(sql: "INSERT INTO t(a, b) VALUES (?1, ?1)", arguments: [7])
+        #expect(try rows(db) == [[.integer(7), .integer(7)]])
+    }
+
     @Test func numberedPositionalParametersTakeValuesByNumber() throws {
         let db = try makeDatabase()
         let row = try db.fetchAll(Row.self, sql: "SELECT ?2, ?1, ?2", arguments: ["first", "second"])
