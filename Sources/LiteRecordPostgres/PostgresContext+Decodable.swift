@@ -24,7 +24,7 @@ extension PostgresContext {
     ///   no keys; ``LiteRecord/DatabaseError`` (`no such table`) for a table that does not exist;
     ///   ``LiteRecord/RowDecodingError`` when a value does not fit.
     public func fetchAll<T: Decodable>(_ type: T.Type, fromTable table: String) throws -> [T] {
-        try withSession { session in
+        try withReadingSession { session in
             // `to_regclass` resolves the quoted name as the SELECT will, and is NULL (no rows)
             // when there is no such relation.
             let columns = try session.execute(

@@ -15,7 +15,7 @@ extension PostgresContext {
     ///   does not decode.
     public func find<M: Model>(_ type: M.Type, key: [any DatabaseValueConvertible]) throws -> M? {
         let values = try BackendTable.keyValues(of: M.self, key)
-        return try withSession { session in
+        return try withReadingSession { session in
             guard let table = try session.readableTable(for: M.self) else { return nil }
             let row = try session.byStoredKey(values, table: table, found: { $0 != nil }) { condition in
                 try session.execute(

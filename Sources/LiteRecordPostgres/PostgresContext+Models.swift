@@ -45,12 +45,13 @@ extension PostgresContext {
             // A row another tool keyed in another form (a UUID in lower case, a date as ISO text,
             // a decimal as `1.50`) does not conflict with LiteRecord's form of the key: find the
             // row by value instead of relying on ON CONFLICT, as SQLite does.
+            // Then, when no row has the key in any form, an upsert rather than an insert:
+            // concurrent saves of one new key all write LiteRecord's form, which conflicts, so
+            // one inserts and the others update, as saves of an integer key do.
             do {
                 try update(model, columnNames: nil)
-            } catch let error as PersistenceError where error.isRowNotFound {
-                try insert(&model)
-            }
-            return
+                return
+            } catch let error as PersistenceError where error.isRowNotFound {}
         }
         try withSession { session in
             let table = try session.preparedTable(for: M.self)
@@ -97,7 +98,7 @@ extension PostgresContext {
     /// - Throws: ``LiteRecord/PersistenceError`` when the model has no single-column key;
     ///   ``LiteRecord/RowDecodingError`` for a row that does not decode.
     public func find<M: Model>(_ type: M.Type, id: some DatabaseValueConvertible) throws -> M? {
-        try withSession { session in
+        try withReadingSession { session in
             guard let table = try session.readableTable(for: M.self) else { return nil }
             // The key bound as `"\(id)"` binds it: NULL when it cannot be stored (no row).
             let key = (try? id.databaseValue()) ?? .null
@@ -127,7 +128,7 @@ extension PostgresContext {
     /// - Throws: ``LiteRecord/PersistenceError`` when the model has no single-column key.
     public func exists<M: Model>(_ type: M.Type, id: some DatabaseValueConvertible) throws -> Bool {
         let values = try BackendTable.keyValues(of: M.self, [id])
-        return try withSession { session in
+        return try withReadingSession { session in
             guard let table = try session.readableTable(for: M.self) else { return false }
             return try session.byStoredKey(values, table: table, found: { $0 }) { condition in
                 try !session.execute("SELECT 1 FROM \(identifier: table.name) WHERE \(condition) LIMIT 1")
@@ -157,7 +158,7 @@ extension PostgresContext {
     /// - Throws: ``LiteRecord/DatabaseError``, ``LiteRecord/RowDecodingError`` for a row that does
     ///   not decode.
     public func fetchAll<M: Model>(_ type: M.Type) throws -> [M] {
-        try withSession { session in
+        try withReadingSession { session in
             guard let table = try session.readableTable(for: M.self) else { return [] }
             var sql: SQL = "SELECT \(SQL(table.selection)) FROM \(identifier: table.name)"
             if !table.primaryKey.isEmpty {
@@ -270,12 +271,21 @@ extension PostgresSession {
 
     /// After rows with keys the caller chose: moves the identity past them, so that later
     /// generated keys do not collide with them (SQLite's rowid does this by itself).
+    ///
+    /// Only ever forward: the largest key this transaction sees is compared with the sequence's
+    /// last value, which counts keys handed to every other transaction, open or not, that this
+    /// one's snapshot misses. Setting the sequence to the visible largest key, as before, moved
+    /// it back below keys handed out meanwhile, and later plain inserts failed with 23505. A
+    /// chosen key below the sequence's last value changes nothing.
     func moveIdentityPastChosenKeys(table: BackendTable) throws {
         guard let key = table.automaticKeyColumn else { return }
         try execute(
             """
-            SELECT setval(pg_get_serial_sequence(\(SQL.quoteIdentifier(table.name)), \(key)),
-                greatest((SELECT max(\(identifier: key)) FROM \(identifier: table.name)), 1))
+            SELECT setval(sequence, chosen) FROM (
+                SELECT sequence, (SELECT max(\(identifier: key)) FROM \(identifier: table.name)) AS chosen
+                FROM pg_get_serial_sequence(\(SQL.quoteIdentifier(table.name)), \(key)) AS sequence
+            ) AS s
+            WHERE chosen > coalesce(pg_sequence_last_value(sequence::regclass), 0)
             """)
     }
 

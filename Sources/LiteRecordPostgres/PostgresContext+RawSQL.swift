@@ -89,6 +89,6 @@ extension PostgresContext {
     ///   - body: Called once per row; throwing stops the iteration and is rethrown.
     /// - Throws: ``LiteRecord/DatabaseError``, or what `body` throws.
     public func forEachRow(sql: SQL, _ body: (Row) throws -> Void) throws {
-        try withSession { try $0.forEachRow(sql, body) }
+        try withReadingSession { try $0.forEachRow(sql, body) }
     }
 }

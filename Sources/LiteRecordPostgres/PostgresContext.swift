@@ -11,6 +11,27 @@ public protocol PostgresContext {
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws.
     func withSession<T>(_ body: (PostgresSession) throws -> T) throws -> T
+
+    /// Runs `body`, which only reads, with the session operations use; an implementation detail
+    /// of the backend.
+    ///
+    /// - Parameter body: The reads.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws.
+    func withReadingSession<T>(_ body: (PostgresSession) throws -> T) throws -> T
+}
+
+// MARK: - Default implementations
+
+extension PostgresContext {
+    /// Runs `body` with ``withSession(_:)``: a context that tells reads apart implements it.
+    ///
+    /// - Parameter body: The reads.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws.
+    public func withReadingSession<T>(_ body: (PostgresSession) throws -> T) throws -> T {
+        try withSession(body)
+    }
 }
 
 /// A connection lent to one operation, with what it needs to know about its database; an

@@ -33,7 +33,15 @@ extension PostgresSession {
     /// - Throws: ``LiteRecord/DatabaseError``, or what `body` throws.
     func forEachRow(_ sql: SQL, _ body: (Row) throws -> Void) throws {
         guard transactionDepth > 0 else {
-            try runTransaction(begin: "BEGIN READ ONLY") { _ in try streamRows(sql, body) }
+            // One read-only snapshot, as a SQLite read: reads in `body` join it and see what it
+            // sees; a write in `body` runs on a connection of its own (see
+            // `PostgresHeldSession`), as SQLite's writer does beside a reader.
+            let wasReadOnly = isReadOnly
+            isReadOnly = true
+            defer { isReadOnly = wasReadOnly }
+            try runTransaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { _ in
+                try streamRows(sql, body)
+            }
             return
         }
         try streamRows(sql, body)

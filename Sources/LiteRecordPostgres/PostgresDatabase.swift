@@ -48,14 +48,40 @@ public final class PostgresDatabase: PostgresContext, Sendable {
         pool.adopt(try PostgresConnection(url: url))
     }
 
-    /// Runs `body` on a pooled connection outside any transaction (each statement commits).
+    /// Runs `body` on a pooled connection outside any transaction (each statement commits); or,
+    /// called on a thread that is inside this database's transaction (its body, a `forEach`'s
+    /// closure), on that transaction's connection, as part of it.
+    ///
+    /// A write inside a `read` (or a `forEach` outside a transaction) runs on a connection of
+    /// its own, as SQLite's writer runs beside a reader.
     ///
     /// - Parameter body: The work.
     /// - Returns: What `body` returns.
-    /// - Throws: What `body` throws, or ``LiteRecord/DatabaseError`` when no connection opens.
+    /// - Throws: What `body` throws, or ``LiteRecord/DatabaseError`` when no connection opens;
+    ///   ``LiteRecord/ResultCode/misuse`` when every connection of the pool is held by the
+    ///   caller itself, so that none could ever become free.
     public func withSession<T>(_ body: (PostgresSession) throws -> T) throws -> T {
-        try pool.withConnection { connection in
-            try body(PostgresSession(connection: connection, database: self))
+        if let joined = PostgresHeldSession.joinable(on: self, reading: false) { return try body(joined) }
+        return try lendingSession(body)
+    }
+
+    /// As ``withSession(_:)``, for work that only reads: inside a `read` or a `forEach` it joins
+    /// that snapshot too.
+    ///
+    /// - Parameter body: The reads.
+    /// - Returns: What `body` returns.
+    /// - Throws: As ``withSession(_:)``.
+    public func withReadingSession<T>(_ body: (PostgresSession) throws -> T) throws -> T {
+        if let joined = PostgresHeldSession.joinable(on: self, reading: true) { return try body(joined) }
+        return try lendingSession(body)
+    }
+
+    /// Runs `body` on a pooled connection, recorded as held by this thread so that the calls
+    /// `body` makes on this database join it.
+    private func lendingSession<T>(_ body: (PostgresSession) throws -> T) throws -> T {
+        try pool.withConnection(heldByCaller: PostgresHeldSession.heldCount(of: self)) { connection in
+            let session = PostgresSession(connection: connection, database: self)
+            return try PostgresHeldSession.holding(session) { try body(session) }
         }
     }
 
@@ -74,6 +100,10 @@ public final class PostgresDatabase: PostgresContext, Sendable {
     /// (``LiteRecord/ResultCode/abort``) and nothing commits (or it runs again, when that
     /// statement met a serialization failure).
     ///
+    /// Calls on this database inside `body`, on its thread, are part of the transaction, as on
+    /// SQLite: `pg.insert` there runs on the transaction's connection, commits or rolls back with
+    /// it, and sees its rows; a nested `transaction` or `savepoint` is a savepoint of it.
+    ///
     /// - Parameter body: The work; use the transaction it receives. It may run more than once.
     /// - Returns: What the run of `body` that committed returned.
     /// - Throws: What `body` throws, or the ``LiteRecord/DatabaseError`` of `BEGIN` or `COMMIT`;
@@ -85,20 +115,24 @@ public final class PostgresDatabase: PostgresContext, Sendable {
         try runRetryingTransaction(begin: "BEGIN ISOLATION LEVEL \(configuration.isolation.rawValue)", body)
     }
 
-    /// Runs `body` in a savepoint; outside a transaction, as here, that is a transaction of its
-    /// own, committed when `body` returns (as SQLite's `savepoint` outside a transaction).
+    /// Runs `body` in a savepoint; outside a transaction, that is a transaction of its own,
+    /// committed when `body` returns (as SQLite's `savepoint` outside a transaction).
     ///
-    /// Inside a transaction, use ``PostgresTransaction/savepoint(_:_:)``.
+    /// Called inside a transaction's body on its thread, it is a savepoint of that transaction,
+    /// as ``PostgresTransaction/savepoint(_:_:)``.
     ///
     /// - Parameters:
-    ///   - name: The savepoint's name (accepted for parity with SQLite; the outermost level is a
-    ///     plain transaction), or `nil`.
+    ///   - name: The savepoint's name inside a transaction (quoted); outside one, accepted for
+    ///     parity with SQLite (the outermost level is a plain transaction). `nil` for a generated one.
     ///   - body: The work; use the transaction it receives.
     /// - Returns: What `body` returns.
     /// - Throws: As ``transaction(_:)-6j7fl``.
     @discardableResult
     public func savepoint<T>(_ name: String? = nil, _ body: (PostgresTransaction) throws -> T) throws -> T {
-        try transaction(body)
+        if let joined = PostgresHeldSession.joinable(on: self, reading: false), joined.transactionDepth > 0 {
+            return try joined.runTransaction(begin: "", savepointName: name, body)
+        }
+        return try transaction(body)
     }
 
     /// Runs `body` in a write transaction; the same as ``transaction(_:)-6j7fl``.

@@ -21,7 +21,9 @@ extension PostgresDatabase {
     /// results are delivered only when the rows of some level differ from the last ones
     /// delivered.
     ///
-    /// - Parameter query: The query; it runs on this database, whatever it was built on.
+    /// - Parameter query: A query built on this database; one built on another database (SQLite or
+    ///   PostgreSQL) makes the iteration throw ``LiteRecord/DatabaseError`` with
+    ///   ``LiteRecord/ResultCode/misuse``.
     /// - Returns: The observation; nothing runs until it is iterated.
     public func observe<Including: IncludingQuery>(_ query: Including)
         -> DatabaseObservation<[Including.Element]>
@@ -29,7 +31,7 @@ extension PostgresDatabase {
         let relationTree = query.relationTree
         let tree = Result {
             PostgresRelationTree(
-                target: try relationTree.backendQuery.postgresExecutor(for: "observe").target,
+                target: try relationTree.backendQuery.postgresExecutor(for: "observe", on: self).target,
                 tree: relationTree)
         }
         return DatabaseObservation { sink in

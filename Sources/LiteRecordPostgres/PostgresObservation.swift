@@ -29,11 +29,11 @@ extension PostgresDatabase {
     ///
     /// - Parameter query: A query built on this database (`pg.query`): its SQL is PostgreSQL's.
     /// - Returns: The observation; nothing runs until it is iterated. A query built on a SQLite
-    ///   database makes the iteration throw ``LiteRecord/DatabaseError`` with
-    ///   ``LiteRecord/ResultCode/misuse``.
+    ///   database or on another PostgreSQL database makes the iteration throw
+    ///   ``LiteRecord/DatabaseError`` with ``LiteRecord/ResultCode/misuse``.
     public func observe<M: Model>(_ query: Query<M>) -> DatabaseObservation<[M]> {
         let sql = Result {
-            _ = try query.postgresExecutor(for: "observe")
+            _ = try query.postgresExecutor(for: "observe", on: self)
             return try query.backendSelectSQL("*")
         }
         return DatabaseObservation { sink in

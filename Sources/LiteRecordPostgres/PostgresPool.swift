@@ -34,8 +34,14 @@ final class PostgresPool: @unchecked Sendable {
 
     /// Runs `body` with a connection, returning it to the pool afterwards; a connection left
     /// broken or inside a transaction is closed rather than reused.
-    func withConnection<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
-        let connection = try take()
+    ///
+    /// - Parameter heldByCaller: How many of the pool's connections the caller (its thread and
+    ///   the calls it runs inside) holds already: when they are all of them, none can become
+    ///   free while it waits, and it throws at once; when some are, it waits at most
+    ///   ``callerHoldingWait`` (or the configured timeout), since another caller holding the
+    ///   rest may be waiting for it.
+    func withConnection<T>(heldByCaller: Int = 0, _ body: (PostgresConnection) throws -> T) throws -> T {
+        let connection = try take(heldByCaller: heldByCaller)
         defer { giveBack(connection) }
         // An async operation's task may cancel what runs on this connection (PQcancel).
         if let tracker = CancellationTracker.current {
@@ -46,9 +52,13 @@ final class PostgresPool: @unchecked Sendable {
         return try body(connection)
     }
 
-    private func take() throws -> PostgresConnection {
+    /// The longest a caller that already holds a connection waits for another, when no timeout
+    /// is configured.
+    static let callerHoldingWait: Duration = .seconds(10)
+
+    private func take(heldByCaller: Int) throws -> PostgresConnection {
         while true {
-            guard let connection = try takeIdleOrSlot() else { return try open() }
+            guard let connection = try takeIdleOrSlot(heldByCaller: heldByCaller) else { return try open() }
             if connection.isAliveWhenIdle { return connection }
             // Ended by the server while idle: closed here (outside the lock), and its place is
             // taken by another idle connection or a new one.
@@ -60,9 +70,12 @@ final class PostgresPool: @unchecked Sendable {
 
     /// An idle connection, or `nil` after reserving a place for a new one; waits while neither
     /// is available, until the task is cancelled or the timeout passes.
-    private func takeIdleOrSlot() throws -> PostgresConnection? {
+    private func takeIdleOrSlot(heldByCaller: Int) throws -> PostgresConnection? {
         let tracker = CancellationTracker.current
-        let deadline = waitTimeout.map { timeout in
+        let timeout =
+            heldByCaller > 0
+            ? min(waitTimeout ?? Self.callerHoldingWait, Self.callerHoldingWait) : waitTimeout
+        let deadline = timeout.map { timeout in
             Date() + Double(timeout.components.seconds) + Double(timeout.components.attoseconds) * 1e-18
         }
         let wait = { () throws -> PostgresConnection? in
@@ -74,6 +87,9 @@ final class PostgresPool: @unchecked Sendable {
                     self.openCount += 1
                     return nil
                 }
+                if heldByCaller >= self.maximum {
+                    throw self.selfDeadlockError(held: heldByCaller)
+                }
                 if tracker?.isCancelledNow == true {
                     self.condition.signal()  // the wake-up this waiter may have taken goes on
                     throw CancellationError()
@@ -81,7 +97,8 @@ final class PostgresPool: @unchecked Sendable {
                 if let deadline {
                     if !self.condition.wait(until: deadline) && Date() >= deadline {
                         self.condition.signal()
-                        throw self.busyError()
+                        throw heldByCaller > 0
+                            ? self.holdingCallerBusyError(held: heldByCaller) : self.busyError()
                     }
                 } else {
                     self.condition.wait()
@@ -118,6 +135,35 @@ final class PostgresPool: @unchecked Sendable {
                 "no PostgreSQL connection became free within \(waitTimeout.map { "\($0)" } ?? "the wait"): "
                 + "all \(maximum) connections (PostgresConfiguration.maximumConnections) are in use; "
                 + "nothing was run")
+    }
+
+    /// Why a call made while its caller holds every connection cannot run.
+    private func selfDeadlockError(held: Int) -> DatabaseError {
+        DatabaseError(
+            backendName: "PostgreSQL",
+            resultCode: .misuse,
+            message:
+                "this call needs a PostgreSQL connection of its own, but the \(held) connection(s) of the pool "
+                + "(PostgresConfiguration.maximumConnections = \(maximum)) are all held by the operation it runs "
+                + "inside (a transaction or read body, a forEach closure), which cannot give one back while it "
+                + "waits: waiting would never end. A write inside a read or a forEach outside a transaction, "
+                + "or a call from a task started inside a transaction, needs another connection; run it in a "
+                + "transaction (whose body's calls all share its connection), after the read, or raise "
+                + "maximumConnections; nothing was run")
+    }
+
+    /// Why a call made while its caller holds a connection gave up waiting for another.
+    private func holdingCallerBusyError(held: Int) -> DatabaseError {
+        let waited = waitTimeout.map { min($0, Self.callerHoldingWait) } ?? Self.callerHoldingWait
+        return DatabaseError(
+            backendName: "PostgreSQL",
+            resultCode: .busy,
+            message:
+                "no PostgreSQL connection became free within \(waited) for a call made inside an operation "
+                + "that holds \(held) of the pool's \(maximum) connections (PostgresConfiguration."
+                + "maximumConnections): other callers holding the rest may be waiting for it in turn. Make "
+                + "the call through the transaction the body receives, after the operation, or raise "
+                + "maximumConnections; nothing was run")
     }
 
     private func giveBack(_ connection: PostgresConnection) {

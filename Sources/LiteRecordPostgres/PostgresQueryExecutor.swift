@@ -20,7 +20,7 @@ struct PostgresQueryExecutor: QueryBackend {
     private func reading<M: Model, T>(
         _ query: Query<M>, _ body: (PostgresSession, BackendTable) throws -> T
     ) throws -> T? {
-        try context.withSession { session in
+        try context.withReadingSession { session in
             guard let table = try session.readableTable(for: M.self),
                 try session.readableTables(of: query.backendRelatedModels)
             else { return nil }
@@ -133,18 +133,33 @@ struct PostgresQueryExecutor: QueryBackend {
 }
 
 extension Query {
-    /// The PostgreSQL database or transaction the query was built on.
+    /// The PostgreSQL database or transaction the query was built on, when that is `database`
+    /// (`pg.query`, or `tx.query` inside one of its transactions).
     ///
-    /// - Parameter operation: What is asked of the query, for the error.
+    /// - Parameters:
+    ///   - operation: What is asked of the query, for the error.
+    ///   - database: The database that runs it.
     /// - Throws: ``LiteRecord/DatabaseError`` with ``LiteRecord/ResultCode/misuse`` for a query
-    ///   built on a SQLite database (its SQL is SQLite's).
-    func postgresExecutor(for operation: String) throws -> PostgresQueryExecutor {
+    ///   built on a SQLite database (its SQL is SQLite's) or on another PostgreSQL database (it
+    ///   would not watch the one that runs it).
+    func postgresExecutor(for operation: String, on database: PostgresDatabase) throws
+        -> PostgresQueryExecutor
+    {
         guard let executor = backend as? PostgresQueryExecutor else {
             throw DatabaseError(
                 backendName: "PostgreSQL",
                 resultCode: .misuse,
                 message: "\(operation) takes a query built on this PostgreSQL database (pg.query), "
                     + "not one built on SQLite")
+        }
+        guard executor.target.owningDatabase === database else {
+            throw DatabaseError(
+                backendName: "PostgreSQL",
+                resultCode: .misuse,
+                message:
+                    "\(operation) takes a query built on this PostgreSQL database (pg.query), but this one "
+                    + "was built on another PostgreSQL database; a query runs on the database it was built on: "
+                    + "call \(operation) on that database, or build the query on this one")
         }
         return executor
     }

@@ -21,6 +21,11 @@ struct PostgresQueryTarget: @unchecked Sendable {
     /// The database, when the query was built on one.
     var database: PostgresDatabase? { stored as? PostgresDatabase }
 
+    /// The database the query was built on, directly or through one of its transactions.
+    var owningDatabase: PostgresDatabase? {
+        database ?? (stored as? PostgresTransaction)?.session.database
+    }
+
     /// The context to run the query on.
     ///
     /// - Throws: ``LiteRecord/DatabaseError`` with ``LiteRecord/ResultCode/misuse`` when a query

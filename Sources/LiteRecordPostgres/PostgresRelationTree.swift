@@ -19,7 +19,7 @@ struct PostgresRelationTree<Root: Model, Element: Sendable>: Sendable {
     /// Runs the tree on `context`: the tables are created first, then every level is read in
     /// one snapshot. `recordingRows` keeps every statement's rows, to tell a change.
     func fetch(on context: any PostgresContext, recordingRows: Bool = false) throws -> FetchedTree<Element> {
-        try context.withSession { session in
+        try context.withReadingSession { session in
             try session.prepareTables(of: models)
             let reader = PostgresTreeReader(session: session, recordsRows: recordingRows)
             let elements = try session.inOneSnapshot {

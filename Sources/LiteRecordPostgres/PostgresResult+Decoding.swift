@@ -98,7 +98,7 @@ extension PostgresDatabase {
 
     /// The decoder of a model's rows, as its fetches use it.
     package func rowDecoder<M: Model>(for type: M.Type) throws -> RowDecoder {
-        try withSession { session in
+        try withReadingSession { session in
             guard let table = try session.readableTable(for: M.self) else {
                 return RowDecoder(dateStorage: session.dateStorage)
             }

@@ -32,6 +32,12 @@ extension PostgresDatabase {
     func runRetryingTransaction<T>(
         begin: String, readOnly: Bool = false, _ body: (PostgresTransaction) throws -> T
     ) throws -> T {
+        // Inside a transaction of this database on this thread, the new one is a savepoint of
+        // it, as on SQLite: it commits or rolls back with it, and only the outermost runs again.
+        if let joined = PostgresHeldSession.joinable(on: self, reading: readOnly), joined.transactionDepth > 0
+        {
+            return try joined.runTransaction(begin: begin, body)
+        }
         let maximumAttempts = max(1, configuration.maximumTransactionAttempts)
         // A transaction started from inside another one's body (on another connection) must not
         // wait for the retry that body may belong to; a read conflicts with no write (a
@@ -94,7 +100,10 @@ extension PostgresDatabase {
         do {
             let value = try TransactionRetryGate.$isInsideBody.withValue(true) {
                 try withSession { session in
+                    // A session joined outside a transaction (inside `withSession`) is lent on.
+                    let wasReadOnly = session.isReadOnly
                     session.isReadOnly = readOnly
+                    defer { session.isReadOnly = wasReadOnly }
                     do {
                         return try session.runTransaction(begin: begin, body)
                     } catch {

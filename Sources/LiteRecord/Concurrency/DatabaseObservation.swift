@@ -166,11 +166,19 @@ extension Database {
     /// The model's table is created first when it does not exist yet, so a query can be
     /// observed before anything is saved.
     ///
-    /// - Parameter query: The query; it runs on this database, whatever it was built on.
-    /// - Returns: The observation; nothing runs until it is iterated.
+    /// - Parameter query: A query built on this database (`db.query`, or `tx.query` inside one of
+    ///   its closures).
+    /// - Returns: The observation; nothing runs until it is iterated. A query built on another
+    ///   database makes the iteration throw ``DatabaseError`` with ``ResultCode/misuse``: it
+    ///   would not watch the database it runs on.
     public func observe<M: Model>(_ query: Query<M>) -> DatabaseObservation<[M]> {
-        DatabaseObservation(
-            database: self, prepare: { try self.prepareTable(for: M.self) },
+        let built = Result { try query.checkBuilt(on: self, for: "observe") }
+        return DatabaseObservation(
+            database: self,
+            prepare: {
+                try built.get()
+                try self.prepareTable(for: M.self)
+            },
             fetch: { connection in try query.on(connection).fetchAll() }, rowFilter: query.rowFilter)
     }
 

@@ -61,6 +61,11 @@ final class ReaderPool: @unchecked Sendable {
         return try body(reader, true)
     }
 
+    /// Whether `handle` is one of the pool's readers.
+    func owns(_ handle: OpaquePointer) -> Bool {
+        condition.withLock { handles.contains(handle) }
+    }
+
     /// Called with the lock held; returns or throws with it held.
     private func takeReader() throws -> Connection {
         while idle.isEmpty && openedCount >= capacity {

@@ -32,25 +32,37 @@ extension Database {
     /// Observes the results of a query with `including`: fetched now, then again after each
     /// committed change to any table it reads (the roots', the related rows', a junction's).
     ///
-    /// - Parameter query: The query; it runs on this database, whatever it was built on.
+    /// - Parameter query: A query built on this database; one built on another database makes
+    ///   the iteration throw ``DatabaseError`` with ``ResultCode/misuse``.
     /// - Returns: The observation; nothing runs until it is iterated.
     public func observe<Root: Model, Target: Model>(
         _ query: QueryIncludingAll<Root, Target>
     ) -> DatabaseObservation<[(Root, [Target])]> {
-        DatabaseObservation(
-            database: self, prepare: { try self.prepareIncludedTables(of: query) },
+        let built = Result { try query.root.checkBuilt(on: self, for: "observe") }
+        return DatabaseObservation(
+            database: self,
+            prepare: {
+                try built.get()
+                try self.prepareIncludedTables(of: query)
+            },
             fetch: { connection in try query.on(connection).fetchAll() })
     }
 
     /// Observes the results of a query with `including(one:)`, as ``observe(_:)-(QueryIncludingAll<Root,Target>)``.
     ///
-    /// - Parameter query: The query; it runs on this database, whatever it was built on.
+    /// - Parameter query: A query built on this database; one built on another database makes
+    ///   the iteration throw ``DatabaseError`` with ``ResultCode/misuse``.
     /// - Returns: The observation; nothing runs until it is iterated.
     public func observe<Root: Model, Target: Model>(
         _ query: QueryIncludingOne<Root, Target>
     ) -> DatabaseObservation<[(Root, Target?)]> {
-        DatabaseObservation(
-            database: self, prepare: { try self.prepareIncludedTables(of: query.all) },
+        let built = Result { try query.all.root.checkBuilt(on: self, for: "observe") }
+        return DatabaseObservation(
+            database: self,
+            prepare: {
+                try built.get()
+                try self.prepareIncludedTables(of: query.all)
+            },
             fetch: { connection in try query.all.on(connection).fetchAll().map { ($0.0, $0.1.first) } })
     }
 

@@ -77,7 +77,8 @@ extension Database {
     /// Observes the results of a query with nested `including`: fetched now, then again after
     /// each committed change to any table it reads, at any level.
     ///
-    /// - Parameter query: The query; it runs on this database, whatever it was built on.
+    /// - Parameter query: A query built on this database; one built on another database makes
+    ///   the iteration throw ``DatabaseError`` with ``ResultCode/misuse``.
     /// - Returns: The observation; nothing runs until it is iterated.
     public func observe<Root: Model, Children: IncludingQuery>(
         _ query: QueryIncludingAllTree<Root, Children>
@@ -88,7 +89,8 @@ extension Database {
     /// Observes the results of a query with nested `including(one:)`, as
     /// ``observe(_:)-(QueryIncludingAllTree<Root,Children>)``.
     ///
-    /// - Parameter query: The query; it runs on this database, whatever it was built on.
+    /// - Parameter query: A query built on this database; one built on another database makes
+    ///   the iteration throw ``DatabaseError`` with ``ResultCode/misuse``.
     /// - Returns: The observation; nothing runs until it is iterated.
     public func observe<Root: Model, Child: IncludingQuery>(
         _ query: QueryIncludingOneTree<Root, Child>
@@ -99,7 +101,8 @@ extension Database {
     /// Observes the results of any query with related rows, as the overloads for each kind do:
     /// what code written once for every backend (`some ModelDatabase`) calls.
     ///
-    /// - Parameter query: The query; it runs on this database, whatever it was built on.
+    /// - Parameter query: A query built on this database; one built on another database makes
+    ///   the iteration throw ``DatabaseError`` with ``ResultCode/misuse``.
     /// - Returns: The observation; nothing runs until it is iterated.
     @_disfavoredOverload
     public func observe<Including: IncludingQuery>(_ query: Including) -> DatabaseObservation<
@@ -111,9 +114,11 @@ extension Database {
     private func observeTree<Root: Model, Element>(_ tree: RelationTree<Root, Element>)
         -> DatabaseObservation<[Element]>
     {
-        DatabaseObservation(
+        let built = Result { try tree.backendQuery.checkBuilt(on: self, for: "observe") }
+        return DatabaseObservation(
             database: self,
             prepare: {
+                try built.get()
                 // Creates the tables of every level first, so that their first rows are seen as changes.
                 try self.prepareTable(for: Root.self)
                 guard !self.isReadOnly else { return }
