@@ -285,11 +285,11 @@ public protocol ModelContext {
     /// **On PostgreSQL `body` may run more than once.** There an outermost transaction is
     /// `SERIALIZABLE`, and after a serialization failure or a deadlock it is rolled back and
     /// `body` runs again from the start, so that a read-modify-write loses no update (on SQLite
-    /// it runs once; a nested transaction never runs again by itself). A failed attempt's
-    /// database work is undone; nothing else is. So keep effects outside the database out of
-    /// `body`: network calls, messages and notifications, changes to memory outside it
-    /// (counters, caches, arrays appended to). Return what they need from `body`, and do them
-    /// after `transaction` returns: once, for work that committed.
+    /// it runs once; a nested transaction never runs again by itself). What a failed attempt
+    /// wrote through the transaction is undone; nothing else is. So keep effects outside the
+    /// database out of `body`: network calls, messages and notifications, changes to memory
+    /// outside it (counters, caches, arrays appended to). Return what they need from `body`,
+    /// and do them after `transaction` returns: once, for work that committed.
     ///
     /// - Parameter body: The work; use the transaction it receives. On PostgreSQL it may run
     ///   more than once.

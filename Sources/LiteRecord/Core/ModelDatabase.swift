@@ -29,10 +29,11 @@ public protocol ModelDatabase: ModelContext, Sendable {
     /// **On PostgreSQL `body` may run more than once.** There the transaction is
     /// `SERIALIZABLE`, and after a serialization failure or a deadlock it is rolled back and
     /// `body` runs again from the start, so that a read-modify-write loses no update (on SQLite
-    /// it runs once). A failed attempt's database work is undone; nothing else is. So keep
-    /// effects outside the database out of `body`: network calls, messages and notifications,
-    /// changes to memory outside it (counters, caches, arrays appended to). Return what they
-    /// need from `body`, and do them after `write` returns: once, for work that committed.
+    /// it runs once). What a failed attempt wrote through the transaction is undone; nothing
+    /// else is. So keep effects outside the database out of `body`: network calls, messages
+    /// and notifications, changes to memory outside it (counters, caches, arrays appended to).
+    /// Return what they need from `body`, and do them after `write` returns: once, for work
+    /// that committed.
     /// Code written for `some ModelDatabase` should follow this on either backend.
     ///
     /// - Parameter body: The work; use the transaction it receives. On PostgreSQL it may run
