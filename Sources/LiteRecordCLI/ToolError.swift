@@ -46,8 +46,14 @@ enum ReadOnlyDatabase {
     /// either. When the `-wal` or `-shm` file exists (another process has the file open, or
     /// left them), it is opened read-only, so those files are neither checkpointed nor removed.
     ///
-    /// - Throws: ``ToolError`` for a missing, unreadable or directory path or a file that is
-    ///   not a database.
+    /// A WAL file in a directory we may not write, with no `-shm` beside it, cannot be opened
+    /// so: SQLite must create the `-shm` to read it (`SQLITE_READONLY_DIRECTORY`). When no
+    /// `-wal` holds commits either, every committed transaction is in the file itself, so it is
+    /// read as immutable (see ``openImmutable(_:configuration:)``); otherwise reading it would
+    /// miss those commits, and the tool says so and what to do.
+    ///
+    /// - Throws: ``ToolError`` for a missing, unreadable or directory path, a file that is not
+    ///   a database, or a WAL file whose commits cannot be read where it is.
     static func open(_ path: String) throws -> Database {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -67,7 +73,11 @@ enum ReadOnlyDatabase {
         let filename = path.hasPrefix("file:") ? "./" + path : path
         do {
             let db = try Database(.file(filename), configuration: configuration)
+            // A WAL file's index is opened on the first read: fail here, not in the command.
+            _ = try db.fetchOne(Int.self, sql: "SELECT count(*) FROM sqlite_schema")
             return db
+        } catch let error as DatabaseError where cannotCreateWALIndex(error, path: path) {
+            return try openImmutable(path, configuration: configuration)
         } catch {
             throw ToolError(ToolError.describing(error, context: path))
         }

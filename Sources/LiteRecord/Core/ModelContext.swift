@@ -282,12 +282,20 @@ public protocol ModelContext {
     /// Runs `body` in a transaction: commits when it returns, rolls back when it throws.
     /// Inside a transaction it is a savepoint, so transactions nest.
     ///
-    /// On PostgreSQL an outermost transaction runs `body` again after a serialization failure
-    /// or deadlock, so keep effects outside the database out of it.
+    /// **On PostgreSQL `body` may run more than once.** There an outermost transaction is
+    /// `SERIALIZABLE`, and after a serialization failure or a deadlock it is rolled back and
+    /// `body` runs again from the start, so that a read-modify-write loses no update (on SQLite
+    /// it runs once; a nested transaction never runs again by itself). What a failed attempt
+    /// wrote through the transaction is undone; nothing else is. So keep effects outside the
+    /// database out of `body`: network calls, messages and notifications, changes to memory
+    /// outside it (counters, caches, arrays appended to). Return what they need from `body`,
+    /// and do them after `transaction` returns: once, for work that committed.
     ///
-    /// - Parameter body: The work; use the transaction it receives.
-    /// - Returns: What `body` returns.
-    /// - Throws: What `body` throws, or the ``DatabaseError`` of `BEGIN` or `COMMIT`.
+    /// - Parameter body: The work; use the transaction it receives. On PostgreSQL it may run
+    ///   more than once.
+    /// - Returns: What `body` returns (on PostgreSQL, the run that committed).
+    /// - Throws: What `body` throws, or the ``DatabaseError`` of `BEGIN` or `COMMIT`; on
+    ///   PostgreSQL, ``ResultCode/busy`` when every attempt conflicted.
     @discardableResult
     func transaction<T>(_ body: (Transaction) throws -> T) throws -> T
 

@@ -26,14 +26,30 @@
 public protocol ModelDatabase: ModelContext, Sendable {
     /// Runs `body` in a write transaction: commits when it returns, rolls back when it throws.
     ///
-    /// - Parameter body: The work; use the transaction it receives.
-    /// - Returns: What `body` returns.
-    /// - Throws: What `body` throws, or the ``DatabaseError`` of `BEGIN` or `COMMIT`.
+    /// **On PostgreSQL `body` may run more than once.** There the transaction is
+    /// `SERIALIZABLE`, and after a serialization failure or a deadlock it is rolled back and
+    /// `body` runs again from the start, so that a read-modify-write loses no update (on SQLite
+    /// it runs once). What a failed attempt wrote through the transaction is undone; nothing
+    /// else is. So keep effects outside the database out of `body`: network calls, messages
+    /// and notifications, changes to memory outside it (counters, caches, arrays appended to).
+    /// Return what they need from `body`, and do them after `write` returns: once, for work
+    /// that committed.
+    /// Code written for `some ModelDatabase` should follow this on either backend.
+    ///
+    /// - Parameter body: The work; use the transaction it receives. On PostgreSQL it may run
+    ///   more than once.
+    /// - Returns: What `body` returns (on PostgreSQL, the run that committed).
+    /// - Throws: What `body` throws, or the ``DatabaseError`` of `BEGIN` or `COMMIT`; on
+    ///   PostgreSQL, ``ResultCode/busy`` when every attempt conflicted.
     @discardableResult
     func write<T>(_ body: (Transaction) throws -> T) throws -> T
 
     /// Runs `body` in a read-only transaction that sees one consistent snapshot; statements
     /// that write fail with ``ResultCode/readOnly``, and a read never creates a model's table.
+    ///
+    /// On PostgreSQL a read, too, runs again after a serialization failure or a deadlock (rare
+    /// for a read), so `body` may run more than once: as for `write(_:)`, keep effects
+    /// outside the database out of it.
     ///
     /// - Parameter body: The reads; use the transaction it receives.
     /// - Returns: What `body` returns.
@@ -43,6 +59,9 @@ public protocol ModelDatabase: ModelContext, Sendable {
 
     /// Runs `body` in a transaction off the calling task.
     ///
+    /// On PostgreSQL `body` may run more than once, as in the synchronous form: keep effects
+    /// outside the database out of it, and do them after this returns.
+    ///
     /// - Parameter body: The work; use the transaction it receives.
     /// - Returns: What `body` returns.
     /// - Throws: As the synchronous `transaction(_:)`, or a cancellation error.
@@ -51,6 +70,9 @@ public protocol ModelDatabase: ModelContext, Sendable {
 
     /// Runs `body` in a write transaction off the calling task.
     ///
+    /// On PostgreSQL `body` may run more than once, as in the synchronous form: keep effects
+    /// outside the database out of it, and do them after this returns.
+    ///
     /// - Parameter body: The work; use the transaction it receives.
     /// - Returns: What `body` returns.
     /// - Throws: As the synchronous `write(_:)`, or a cancellation error.
@@ -58,6 +80,8 @@ public protocol ModelDatabase: ModelContext, Sendable {
     func write<T: Sendable>(_ body: @escaping @Sendable (Transaction) throws -> T) async throws -> T
 
     /// Runs `body` in a read-only snapshot off the calling task.
+    ///
+    /// On PostgreSQL `body` may run more than once, as in the synchronous form.
     ///
     /// - Parameter body: The reads; use the transaction it receives.
     /// - Returns: What `body` returns.

@@ -116,8 +116,25 @@ enum CLIFixtures {
     }
 
     /// Runs the built `literecord` with `arguments` and waits for it (at most `seconds`).
-    static func runTool(_ arguments: [String], seconds: Double = 120) throws -> Run {
-        let process = Process.child(running: try toolURL(), arguments: arguments)
+    ///
+    /// With `asUnprivilegedUser`, when the tests run as root (containers, CI) the tool runs as
+    /// `nobody` (uid and gid 65534, through util-linux's `setpriv`), since root ignores file
+    /// permissions; otherwise it runs as the tests' own user, whom permissions already bind.
+    static func runTool(
+        _ arguments: [String], seconds: Double = 120, asUnprivilegedUser: Bool = false
+    ) throws -> Run {
+        var executable = try toolURL()
+        var arguments = arguments
+        if asUnprivilegedUser && geteuid() == 0 {
+            let setpriv = URL(fileURLWithPath: "/usr/bin/setpriv")
+            guard FileManager.default.isExecutableFile(atPath: setpriv.path) else {
+                throw ToolLocationError(
+                    description: "running as root, \(setpriv.path) (util-linux) is needed to run as nobody")
+            }
+            arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", executable.path] + arguments
+            executable = setpriv
+        }
+        let process = Process.child(running: executable, arguments: arguments)
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output

@@ -26,6 +26,34 @@ struct TransactionsDocumentationTests {
         #expect(try db.firstValue(Int.self, sql: "SELECT balance FROM accounts WHERE id = 2") == 30)
     }
 
+    struct Purchase: Model, Equatable {
+        var id: Int64?
+        var item: String
+        var quantity: Int
+    }
+
+    /// "On PostgreSQL the closure may run more than once": the effect outside the database runs
+    /// after the transaction, once, with what committed.
+    @Test func effectsOutsideTheDatabaseRunAfterTheTransaction() throws {
+        let db = try Database(.inMemory)
+        try db.execute(sql: "CREATE TABLE stock(item TEXT PRIMARY KEY, count INTEGER); INSERT INTO stock VALUES ('book', 5)")
+        var confirmations: [Purchase] = []
+        func sendConfirmation(for purchase: Purchase) { confirmations.append(purchase) }
+
+        let placed = try db.transaction { tx in     // on PostgreSQL, this may run more than once
+            var purchase = Purchase(id: nil, item: "book", quantity: 2)
+            try tx.insert(&purchase)
+            try tx.execute(sql: "UPDATE stock SET count = count - \(purchase.quantity) WHERE item = \(purchase.item)")
+            return purchase                         // no email, network call or counter in here
+        }
+        sendConfirmation(for: placed)               // after the commit: once, for what committed
+
+        #expect(placed.id != nil)
+        #expect(confirmations == [placed])
+        #expect(try db.find(Purchase.self, id: placed.id ?? -1) == placed)
+        #expect(try db.firstValue(Int.self, sql: "SELECT count FROM stock WHERE item = 'book'") == 3)
+    }
+
     @Test func aTransactionSQLiteRolledBackCommitsNothing() throws {
         let db = try Database(.inMemory)
         try db.execute(
