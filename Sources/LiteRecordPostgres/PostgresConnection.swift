@@ -18,6 +18,9 @@ public final class PostgresConnection {
     /// What the statements run since the connection was opened or reset may have changed in
     /// its session (``PostgresSessionReset``).
     private(set) var sessionChange = PostgresSessionChange.none
+    /// The `BEGIN` of a transaction that waits to be sent with its first statement
+    /// (``beginWithNextStatement(_:)``).
+    var pendingBegin: String?
     /// Set by the notice receiver when the server sent a FATAL error outside any statement.
     private let fatal = PostgresFatalFlag()
 
@@ -146,6 +149,7 @@ public final class PostgresConnection {
                 return try executePrepared(statement, parameters, sql: sql, keepingResult: keepingResult)
             }
         }
+        try sendPendingBegin()
         if values.isEmpty {
             return try result(
                 of: PQexec(handle, statement.numbered.text), sql: sql, keepingResult: keepingResult)
@@ -173,7 +177,13 @@ public final class PostgresConnection {
         lastFailureWasStalePlan = false
         let name = try preparedName(of: statement, parameters, sql: sql)
         do {
-            return try runPrepared(name, statement, parameters, sql: sql, keepingResult: keepingResult)
+            if let begin = pendingBegin {
+                pendingBegin = nil
+                return try runPreparedAfterBegin(
+                    begin, name: name, statement: statement, parameters: parameters, sql: sql,
+                    keepingResult: keepingResult)
+            }
+            return try runPreparedStatement(name, statement, parameters, sql: sql, keepingResult: keepingResult)
         } catch let error as DatabaseError where error.sqlState == "0A000" || error.sqlState == "26000" {
             // 26000: the statement is gone (a `DEALLOCATE` this cache did not see).
             if error.sqlState == "26000" {
@@ -186,11 +196,11 @@ public final class PostgresConnection {
                 throw error
             }
             let name = try preparedName(of: statement, parameters, sql: sql)
-            return try runPrepared(name, statement, parameters, sql: sql, keepingResult: keepingResult)
+            return try runPreparedStatement(name, statement, parameters, sql: sql, keepingResult: keepingResult)
         }
     }
 
-    private func runPrepared(
+    func runPreparedStatement(
         _ name: String, _ statement: PostgresStatement, _ parameters: PostgresParameters, sql: SQL,
         keepingResult: Bool
     ) throws -> PostgresResult {

@@ -87,7 +87,11 @@ public final class PostgresSession {
     ) throws -> T {
         let isOutermost = transactionDepth == 0
         let savepoint = savepointName.map(SQL.quoteIdentifier) ?? "literecord_\(transactionDepth)"
-        try execute(isOutermost ? SQL(verbatim: begin) : SQL(verbatim: "SAVEPOINT \(savepoint)"))
+        if isOutermost {
+            connection.beginWithNextStatement(begin)
+        } else {
+            try execute(SQL(verbatim: "SAVEPOINT \(savepoint)"))
+        }
         transactionDepth += 1
         defer { transactionDepth -= 1 }
         let value: T
@@ -102,7 +106,7 @@ public final class PostgresSession {
             }
         } catch {
             if isOutermost {
-                _ = try? connection.execute("ROLLBACK")
+                if !connection.dropUnsentBegin() { _ = try? connection.execute("ROLLBACK") }
                 pendingTables = []
             } else {
                 _ = try? connection.execute(SQL(verbatim: "ROLLBACK TO SAVEPOINT \(savepoint)"))
@@ -112,7 +116,8 @@ public final class PostgresSession {
         }
         if isOutermost {
             do {
-                try execute("COMMIT")
+                // A body that sent nothing began nothing: there is nothing to commit.
+                if !connection.dropUnsentBegin() { try execute("COMMIT") }
             } catch {
                 _ = try? connection.execute("ROLLBACK")
                 pendingTables = []

@@ -151,6 +151,7 @@ extension PostgresConnection {
         _ sql: SQL, refusedLine: (Int) -> SQL?,
         write: ((UnsafeRawBufferPointer) -> Bool) throws -> Bool
     ) throws -> Int? {
+        try sendPendingBegin()
         statementLog?.append(sql)
         let savepoint = "literecord_copy"
         let query = "SAVEPOINT \(savepoint); \(sql.text); RELEASE SAVEPOINT \(savepoint)"
@@ -249,6 +250,7 @@ extension PostgresConnection {
     ///   - column: The key column's name.
     ///   - count: How many keys.
     func sendKeyReservation(table: String, column: String, count: Int) throws {
+        try sendPendingBegin()
         let sql = Self.keyReservation
         let values: [DatabaseValue] = [
             .text(SQL.quoteIdentifier(table)), .text(column), .integer(Int64(count)),

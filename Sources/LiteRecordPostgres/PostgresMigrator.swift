@@ -81,6 +81,7 @@ extension PostgresMigrationBackend {
                     "SELECT 1 FROM \(identifier: table) WHERE name = \(migration.name)")
                 guard recorded.rows.isEmpty else { return }
                 try migration.migrate(tx)
+                try session.connection.sendPendingBegin()
                 switch PQtransactionStatus(session.connection.handle) {
                 case PQTRANS_INTRANS:
                     break

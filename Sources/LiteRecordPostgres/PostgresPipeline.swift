@@ -22,6 +22,7 @@ extension PostgresConnection {
     /// - Returns: Their results, in order.
     /// - Throws: ``LiteRecord/DatabaseError`` as ``execute(_:)``.
     func executePipelined(_ batch: [SQL]) throws -> [PostgresResult] {
+        try sendPendingBegin()
         var results: [PostgresResult] = []
         results.reserveCapacity(batch.count)
         var start = 0
@@ -111,7 +112,7 @@ extension PostgresConnection {
 
     /// The error of a pipeline libpq could not send or read: the connection's, as a lost
     /// connection when it is gone.
-    private func pipelineFailure(sql: SQL) -> any Error {
+    func pipelineFailure(sql: SQL) -> any Error {
         if PQstatus(handle) != CONNECTION_OK {
             return PostgresConnectionLoss.error(reason: nil, connection: handle, sql: sql)
         }

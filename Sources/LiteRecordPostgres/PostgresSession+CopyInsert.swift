@@ -43,9 +43,9 @@ extension PostgresSession {
     /// - Throws: ``LiteRecord/DatabaseError`` as the INSERT path; `EncodingError` for a model
     ///   that cannot be encoded.
     func copyInsertRows<M: Model>(_ models: [M], table: BackendTable) throws -> [M]? {
-        guard models.count >= Self.copyThreshold, !isReadOnly,
-            PQtransactionStatus(connection.handle) == PQTRANS_INTRANS
-        else { return nil }
+        guard models.count >= Self.copyThreshold, !isReadOnly else { return nil }
+        try connection.sendPendingBegin()
+        guard PQtransactionStatus(connection.handle) == PQTRANS_INTRANS else { return nil }
         let generatedCount = models.reduce(0) { $0 + (table.hasNoGeneratedKey($1) ? 1 : 0) }
         guard generatedCount == 0 || generatedCount == models.count else { return nil }
         let generatedKey = generatedCount > 0 ? table.automaticKeyColumn : nil

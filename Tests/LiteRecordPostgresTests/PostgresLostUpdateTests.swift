@@ -39,9 +39,20 @@ struct PostgresLostUpdateTests {
         try pg.fetchOne(Int.self, sql: "SELECT n FROM lost_update_counters WHERE id = \(id)")
     }
 
-    /// Increments the counter in a transaction of its own, on another connection.
+    /// Increments the counter in a transaction of its own, on another connection: from another
+    /// thread, since a call on `pg` from a transaction's body on its own thread joins that
+    /// transaction.
     private func incrementElsewhere(_ id: Int64, on pg: PostgresDatabase) throws {
-        try pg.execute(sql: "UPDATE lost_update_counters SET n = n + 1 WHERE id = \(id)")
+        let outcome = Locked<Result<Int, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            outcome.withLock {
+                $0 = Result { try pg.execute(sql: "UPDATE lost_update_counters SET n = n + 1 WHERE id = \(id)") }
+            }
+            done.signal()
+        }
+        done.wait()
+        _ = try outcome.withLock { $0 }?.get()
     }
 
     /// The example: 32 tasks × 100 read-modify-write transactions on a pool of 8, with the
@@ -280,7 +291,7 @@ struct PostgresLostUpdateTests {
             try await pg.transaction { tx in
                 runs.withLock { $0 += 1 }
                 var counter = try #require(try tx.find(Counter.self, id: id))
-                try pg.execute(sql: "UPDATE lost_update_counters SET n = n + 1 WHERE id = \(id)")
+                try incrementElsewhere(id, on: pg)
                 counter.n += 1
                 try tx.update(counter)
             }
