@@ -108,6 +108,10 @@ package struct PostgresDialect: SQLDialect {
         try PostgresArithmetic.expression(function, left, right, number: number)
     }
 
+    /// PostgreSQL's own `sum` is exact (an integer sum is a `bigint` or a `numeric`); the
+    /// result is checked against the Swift type by ``aggregateResult(_:function:resultType:)``.
+    package func sum(_ expression: SQL, of type: Any.Type) -> SQL { "sum(\(expression))" }
+
     package func aggregateResult(_ aggregate: SQL, function: String, resultType: Any.Type) -> SQL {
         PostgresAggregates.result(aggregate, function: function, resultType: resultType)
     }

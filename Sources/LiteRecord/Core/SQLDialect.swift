@@ -93,6 +93,11 @@ package protocol SQLDialect: Sendable {
     /// The function computing `min` or `max` of values of `type`.
     func extremumFunction(_ function: String, of type: Any.Type) -> String
 
+    /// `sum` of an expression whose values are of the Swift type `type`: exact whatever the
+    /// order of the rows, failing only where the total does not fit the type (where Swift's
+    /// `reduce(0, +)` of the values traps).
+    func sum(_ expression: SQL, of type: Any.Type) -> SQL
+
     // MARK: Eager loads
 
     /// The distinct integer keys of an eager load's roots, as the text bound to its one

@@ -135,6 +135,14 @@ package struct SQLiteDialect: SQLDialect {
 
     package func extremumFunction(_ function: String, of type: Any.Type) -> String { function }
 
+    /// Integers through `literecord_sum` (``IntegerSum``), then checked against a narrower
+    /// type's range; SQLite's own `sum` fails when a partial sum overflows.
+    package func sum(_ expression: SQL, of type: Any.Type) -> SQL {
+        let type = (type as? any OptionalWrapper.Type)?.wrappedType ?? type
+        guard type is any BinaryInteger.Type else { return "sum(\(expression))" }
+        return fitting("\(SQL(IntegerSum.name))(\(expression))", type)
+    }
+
     package func boundKeys(_ keys: [Int64]) throws -> String { KeyList.json(keys) }
 
     package func boundKeys(_ keys: [RelationKey]) throws -> String { try KeyList.json(keys) }

@@ -80,10 +80,11 @@ extension Column {
         }
     }
 
-    /// `sum(...)` of the column: a `Decimal` exactly (SQLite's `sum` adds its text as REALs).
+    /// `sum(...)` of the column: a `Decimal` exactly (SQLite's `sum` adds its text as REALs),
+    /// integers exactly whatever the row order (see ``SQLDialect/sum(_:of:)``).
     var sumSQL: SQL {
         if case .decimal = storedComparison { return "\(SQL(DecimalSum.name))(\(sql))" }
-        return "sum(\(sql))"
+        return dialect.sum(sql, of: Value.self)
     }
 
     private var decimalSQL: SQL {

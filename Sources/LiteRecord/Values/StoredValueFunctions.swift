@@ -23,6 +23,8 @@ import Foundation
 /// - collation `literecord_decimal`: compares decimal text by value, exactly (`Decimal`'s
 ///   order); text that is not a number sorts after every number, by bytes.
 /// - aggregate `literecord_decimal_sum(x)`: a decimal column's exact sum (see ``DecimalSum``).
+/// - aggregate `literecord_sum(x)`: an integer column's exact sum, whatever the row order
+///   (see ``IntegerSum``).
 enum StoredValueFunctions {
     static let instant = "literecord_instant"
     static let dateText = "literecord_date_text"
@@ -50,6 +52,10 @@ enum StoredValueFunctions {
         guard code == SQLITE_OK else { throw registrationError(handle, code, decimal) }
         let sumCode = DecimalSum.register(on: handle)
         guard sumCode == SQLITE_OK else { throw registrationError(handle, sumCode, DecimalSum.name) }
+        let integerSumCode = IntegerSum.register(on: handle)
+        guard integerSumCode == SQLITE_OK else {
+            throw registrationError(handle, integerSumCode, IntegerSum.name)
+        }
     }
 
     private static func registrationError(_ handle: OpaquePointer, _ code: Int32, _ name: String)
