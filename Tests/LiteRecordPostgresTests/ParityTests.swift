@@ -69,6 +69,9 @@ struct PostgresParityTests {
     @Test func textAndJSONDifferential() throws {
         try backend.run { try QueryLanguageParityChecks.differential($0, $1) }
     }
+    @Test func graphemeClusters() throws {
+        try backend.run { try GraphemeParityChecks.differential($0, $1) }
+    }
     @Test func updateAndDelete() throws {
         try backend.run { try QueryChangesParityChecks.updateAndDelete($0, $1) }
     }
@@ -79,6 +82,9 @@ struct PostgresParityTests {
     let backend = ParityBackend.sqliteFile
     @Test func textAndJSONDifferential() throws {
         try backend.run { try QueryLanguageParityChecks.differential($0, $1) }
+    }
+    @Test func graphemeClusters() throws {
+        try backend.run { try GraphemeParityChecks.differential($0, $1) }
     }
     @Test func updateAndDelete() throws {
         try backend.run { try QueryChangesParityChecks.updateAndDelete($0, $1) }
@@ -91,6 +97,9 @@ struct PostgresQueryLanguageParityTests {
     let backend = ParityBackend.postgres
     @Test func textAndJSONDifferential() throws {
         try backend.run { try QueryLanguageParityChecks.differential($0, $1) }
+    }
+    @Test func graphemeClusters() throws {
+        try backend.run { try GraphemeParityChecks.differential($0, $1) }
     }
     @Test func updateAndDelete() throws {
         try backend.run { try QueryChangesParityChecks.updateAndDelete($0, $1) }

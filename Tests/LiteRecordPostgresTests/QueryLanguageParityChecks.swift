@@ -10,6 +10,9 @@ struct TextShape {
     let name: String
     let sql: (Columns<TextRecord>) -> Condition
     let swift: (TextRecord) -> Bool
+    /// The answer by UTF-8 bytes alone, where it may differ from Swift's (characters): the
+    /// answer PostgreSQL still gives (a known issue there).
+    var bytes: ((TextRecord) -> Bool)? = nil
 }
 
 enum QueryLanguageParityChecks {
@@ -19,16 +22,16 @@ enum QueryLanguageParityChecks {
         return [
             TextShape(
                 name: "text.hasPrefix(\(needle))", sql: { $0.text.hasPrefix(needle) },
-                swift: { $0.text.bytesHavePrefix(needle) }),
+                swift: { $0.text.swiftHasPrefix(needle) }, bytes: { $0.text.bytesHavePrefix(needle) }),
             TextShape(
                 name: "text.hasSuffix(\(needle))", sql: { $0.text.hasSuffix(needle) },
-                swift: { $0.text.bytesHaveSuffix(needle) }),
+                swift: { $0.text.swiftHasSuffix(needle) }, bytes: { $0.text.bytesHaveSuffix(needle) }),
             TextShape(
                 name: "text.contains(\(needle))", sql: { $0.text.contains(needle) },
-                swift: { $0.text.bytesContain(needle) }),
+                swift: { $0.text.swiftContains(needle) }, bytes: { $0.text.bytesContain(needle) }),
             TextShape(
                 name: "!text.contains(\(needle))", sql: { !$0.text.contains(needle) },
-                swift: { !$0.text.bytesContain(needle) }),
+                swift: { !$0.text.swiftContains(needle) }, bytes: { !$0.text.bytesContain(needle) }),
             TextShape(
                 name: "text.caseInsensitiveHasPrefix(\(needle))",
                 sql: { $0.text.caseInsensitiveHasPrefix(needle) },
@@ -46,17 +49,20 @@ enum QueryLanguageParityChecks {
                 swift: { $0.text.asciiLowercased.bytesEqual(folded) }),
             TextShape(
                 name: "nick.hasPrefix(\(needle))", sql: { $0.nick.hasPrefix(needle) },
-                swift: { $0.nick?.bytesHavePrefix(needle) ?? false }),
+                swift: { $0.nick?.swiftHasPrefix(needle) ?? false },
+                bytes: { $0.nick?.bytesHavePrefix(needle) ?? false }),
             TextShape(
                 name: "!nick.hasSuffix(\(needle))", sql: { !$0.nick.hasSuffix(needle) },
-                swift: { !($0.nick?.bytesHaveSuffix(needle) ?? false) }),
+                swift: { !($0.nick?.swiftHasSuffix(needle) ?? false) },
+                bytes: { !($0.nick?.bytesHaveSuffix(needle) ?? false) }),
             TextShape(
                 name: "nick.caseInsensitiveContains(\(needle))",
                 sql: { $0.nick.caseInsensitiveContains(needle) },
                 swift: { $0.nick?.asciiLowercased.bytesContain(folded) ?? false }),
             TextShape(
                 name: "address.city.contains(\(needle))", sql: { $0.address.city.contains(needle) },
-                swift: { $0.address?.city.bytesContain(needle) ?? false }),
+                swift: { $0.address?.city.swiftContains(needle) ?? false },
+                bytes: { $0.address?.city.bytesContain(needle) ?? false }),
             TextShape(
                 name: "text.lowercased() == \(needle).lowercased()",
                 sql: { $0.text.lowercased() == needle.lowercased() },
@@ -64,7 +70,8 @@ enum QueryLanguageParityChecks {
             TextShape(
                 name: "text.uppercased().hasPrefix(\(needle).uppercased())",
                 sql: { $0.text.uppercased().hasPrefix(needle.uppercased()) },
-                swift: { $0.text.uppercased().bytesHavePrefix(needle.uppercased()) }),
+                swift: { $0.text.uppercased().swiftHasPrefix(needle.uppercased()) },
+                bytes: { $0.text.uppercased().bytesHavePrefix(needle.uppercased()) }),
         ]
     }
 
@@ -198,11 +205,18 @@ enum QueryLanguageParityChecks {
         #expect(stored == records, "\(backend.name): hostile text and JSON read back unchanged")
         let shapes = HostileText.needles.flatMap(textShapes) + otherTextShapes + jsonShapes
         var failures: [String] = []
+        var bytesNotCharacters: [String] = []
         var matchingShapes = 0
         for shape in shapes {
             let expected = records.filter(shape.swift).compactMap(\.id)
             let selected = try db.query(TextRecord.self).where(shape.sql).order { $0.id.ascending }.fetchAll()
                 .compactMap(\.id)
+            let byBytes = shape.bytes.map { records.filter($0).compactMap(\.id) }
+            if selected != expected, backend == .postgres, selected == byBytes {
+                bytesNotCharacters.append(
+                    "\(shape.name): SQL \(selected.count) rows, Swift \(expected.count)")
+                continue
+            }
             if selected != expected {
                 failures.append("\(shape.name): SQL \(selected.count) rows, Swift \(expected.count)")
             }
@@ -212,6 +226,12 @@ enum QueryLanguageParityChecks {
             if !expected.isEmpty { matchingShapes += 1 }
         }
         #expect(failures.isEmpty, "\(backend.name): \(failures.joined(separator: "; "))")
+        withKnownIssue("PostgreSQL's hasPrefix, hasSuffix and contains still compare bytes, not characters") {
+            #expect(
+                bytesNotCharacters.isEmpty, "\(backend.name): \(bytesNotCharacters.joined(separator: "; "))")
+        } when: {
+            !bytesNotCharacters.isEmpty
+        }
         // The data exercises the shapes: most of them select some rows.
         #expect(matchingShapes * 10 >= shapes.count * 7, "\(matchingShapes) of \(shapes.count)")
     }

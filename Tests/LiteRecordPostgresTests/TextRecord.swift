@@ -89,6 +89,11 @@ extension String {
     func bytesHaveSuffix(_ suffix: String) -> Bool {
         Array(utf8).reversed().starts(with: suffix.utf8.reversed())
     }
+    /// Swift's `hasPrefix` (characters), where the bytes match too: the promise, whose one
+    /// documented exception is a canonically equivalent spelling with other bytes.
+    func swiftHasPrefix(_ prefix: String) -> Bool { bytesHavePrefix(prefix) && hasPrefix(prefix) }
+    func swiftHasSuffix(_ suffix: String) -> Bool { bytesHaveSuffix(suffix) && hasSuffix(suffix) }
+    func swiftContains(_ other: String) -> Bool { bytesContain(other) && contains(other) }
     func bytesContain(_ other: String) -> Bool {
         guard !other.isEmpty else { return false }  // Foundation's "abc".contains("") is false
         let (haystack, needle) = (Array(utf8), Array(other.utf8))

@@ -119,6 +119,7 @@ public final class Connection: DatabaseContext {
                     + String(cString: sqlite3_errmsg(handle)))
         }
         try QueryFunctions.register(on: handle)
+        try SwiftTextMatch.register(on: handle)
         // Reading the schema now turns "file is not a database" into an error at open time
         // rather than at the first query.
         try run(SQL("SELECT count(*) FROM sqlite_master"))

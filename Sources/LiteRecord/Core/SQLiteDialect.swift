@@ -59,13 +59,15 @@ package struct SQLiteDialect: SQLDialect {
 
     package func textPredicate(_ predicate: TextPredicate, column: SQL, value: DatabaseValue) -> SQL {
         switch predicate {
+        // The bytes first, then Swift's answer on the rows whose bytes match (SwiftTextMatch):
+        // `"👍🏽"` starts with the bytes of `"👍"`, not with its character.
         case .hasPrefix:
             // substr() of an empty blob is NULL, not an empty blob.
-            "coalesce(substr(CAST(\(column) AS BLOB), 1, length(CAST(\(value) AS BLOB))), x'') = CAST(\(value) AS BLOB)"
+            "coalesce(substr(CAST(\(column) AS BLOB), 1, length(CAST(\(value) AS BLOB))), x'') = CAST(\(value) AS BLOB) AND \(swift(.hasPrefix, column, value))"
         case .hasSuffix:
-            "coalesce(substr(CAST(\(column) AS BLOB), -length(CAST(\(value) AS BLOB))), x'') = CAST(\(value) AS BLOB)"
+            "coalesce(substr(CAST(\(column) AS BLOB), -length(CAST(\(value) AS BLOB))), x'') = CAST(\(value) AS BLOB) AND \(swift(.hasSuffix, column, value))"
         case .contains:
-            "instr(CAST(\(column) AS BLOB), CAST(\(value) AS BLOB)) > 0"
+            "instr(CAST(\(column) AS BLOB), CAST(\(value) AS BLOB)) > 0 AND \(swift(.contains, column, value))"
         case .caseInsensitiveHasPrefix:
             // Bytes, not characters: text functions stop at a NUL character; lower() keeps lengths.
             "coalesce(substr(CAST(lower(\(column)) AS BLOB), 1, length(CAST(\(value) AS BLOB))), x'') = CAST(lower(\(value)) AS BLOB)"
@@ -77,6 +79,11 @@ package struct SQLiteDialect: SQLDialect {
             // NOCASE, so that an index of a `COLLATE NOCASE` column finds the rows.
             "\(column) COLLATE NOCASE = \(value)"
         }
+    }
+
+    /// Swift's answer to a text match, by the function every connection registers.
+    private func swift(_ match: SwiftTextMatch, _ column: SQL, _ value: DatabaseValue) -> SQL {
+        "\(SQL(match.functionName))(\(column), \(value))"
     }
 
     /// The function LiteRecord registers on every connection (see `QueryFunctions`).

@@ -60,19 +60,26 @@ extension Column {
 
 extension Column where Value: StringProtocol {
     /// Whether the text starts with `prefix`, case-sensitively; `%`, `_` and `\` are plain
-    /// characters. Compares exact UTF-8 bytes, NUL characters included.
+    /// characters.
+    ///
+    /// Swift's answer, on characters (grapheme clusters): `"👍🏽"` does not start with `"👍"`.
+    /// The UTF-8 bytes must match too (NUL characters included), so a canonically equivalent
+    /// spelling with other bytes does not match, as for `==`. On SQLite the bytes narrow the rows
+    /// and Swift's `hasPrefix` decides on those; PostgreSQL still compares the bytes alone.
     ///
     /// - Parameter prefix: The prefix; `""` matches every row.
     /// - Returns: The condition.
     public func hasPrefix(_ prefix: String) -> Condition { hasPrefixCondition(prefix, guardingNull: false) }
 
-    /// Whether the text ends with `suffix`, case-sensitively, by exact UTF-8 bytes.
+    /// Whether the text ends with `suffix`, case-sensitively: Swift's answer where the UTF-8 bytes
+    /// match (see ``hasPrefix(_:)``).
     ///
     /// - Parameter suffix: The suffix; `""` matches every row.
     /// - Returns: The condition.
     public func hasSuffix(_ suffix: String) -> Condition { hasSuffixCondition(suffix, guardingNull: false) }
 
-    /// Whether the text contains `other`, case-sensitively, by exact UTF-8 bytes.
+    /// Whether the text contains `other`, case-sensitively: Foundation's answer where the UTF-8
+    /// bytes match (see ``hasPrefix(_:)``); `"👍🏽"` does not contain `"👍"`.
     ///
     /// - Parameter other: The text to look for; `""` matches no row, as Foundation's
     ///   `"abc".contains("")` is `false`.

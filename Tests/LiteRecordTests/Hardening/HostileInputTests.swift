@@ -119,7 +119,7 @@ extension Hardening {
         }
 
         /// `==`, `hasPrefix`, `hasSuffix` and `contains` on plain and optional columns return exactly
-        /// the rows whose bytes match, as the README documents (byte-exact, `%` and `_` plain).
+        /// the rows whose bytes match (`%` and `_` plain) and, for the last three, where Swift agrees.
         @Test func stringPredicatesMatchExactlyTheMatchingBytes() throws {
             let (db, records, before) = try storedCorpus()
             let ids = records.map { $0.id ?? -1 }
@@ -139,15 +139,18 @@ extension Hardening {
                     "!= \(shown(needle))")
                 #expect(
                     try matched(query.where { $0.text.hasPrefix(needle) })
-                        == expected { $0.utf8.starts(with: needle.utf8) }, "hasPrefix \(shown(needle))")
+                        == expected { $0.utf8.starts(with: needle.utf8) && $0.hasPrefix(needle) },
+                    "hasPrefix \(shown(needle))")
                 #expect(
                     try matched(query.where { $0.text.hasSuffix(needle) })
-                        == expected { $0.utf8.reversed().starts(with: needle.utf8.reversed()) },
+                        == expected {
+                            $0.utf8.reversed().starts(with: needle.utf8.reversed()) && $0.hasSuffix(needle)
+                        },
                     "hasSuffix \(shown(needle))")
                 #expect(
                     try matched(query.where { $0.text.contains(needle) })
                         // Nothing contains "", as Foundation's `contains` says.
-                        == expected { !needle.isEmpty && containsBytes($0, needle) },
+                        == expected { containsBytes($0, needle) && $0.contains(needle) },
                     "contains \(shown(needle))")
                 #expect(
                     try matched(query.where(sql: "text = \(needle)")) == [id], "where(sql:) \(shown(needle))")
@@ -156,23 +159,48 @@ extension Hardening {
             #expect(try schemaSnapshot(db) == before)
         }
 
-        /// Where Swift's grapheme-based `hasPrefix` and `contains` disagree with the byte-exact
-        /// SQL (a known, documented difference: `"👍🏽"` has the prefix `"👍"` in SQL), the SQL
-        /// follows the bytes; this records the disagreement so that closing it shows up here.
-        @Test func graphemeDifferencesAreTheKnownOnes() throws {
+        /// `hasPrefix`, `hasSuffix` and `contains` give Swift's answer, which compares characters
+        /// (grapheme clusters), not bytes: `"👍🏽"` does not start with `"👍"`, `"e\u{301}"` does not
+        /// start with `"e"`. Rows whose bytes differ never match (canonical equivalence is not
+        /// followed, as for `==`).
+        @Test func stringPredicatesFollowCharactersNotBytes() throws {
             let (db, records, _) = try storedCorpus()
             let short = records.filter { $0.text.utf8.count < 100_000 }
-            var disagreements = 0
+            let shortIDs = Set(short.compactMap(\.id))
+            let query = db.query(HostileRecord.self)
+            func matched(_ condition: @escaping (Columns<HostileRecord>) -> Condition) throws -> Set<Int64> {
+                Set(try query.where(condition).select(RecordID.self).fetchAll().map(\.id)).intersection(
+                    shortIDs)
+            }
+            func expected(_ predicate: (String) -> Bool) -> Set<Int64> {
+                Set(short.filter { predicate($0.text) }.compactMap(\.id))
+            }
+            var disagreements: [String] = []
             for needle in HostileCorpus.short {
-                let sql = Set(
-                    try db.query(HostileRecord.self).where { $0.text.hasPrefix(needle) }.select(RecordID.self)
-                        .fetchAll().map(\.id))
-                let swift = Set(short.filter { $0.text.hasPrefix(needle) }.compactMap(\.id))
-                if sql.intersection(Set(short.compactMap(\.id))) != swift { disagreements += 1 }
+                if try matched({ $0.text.hasPrefix(needle) })
+                    != expected({ $0.utf8.starts(with: needle.utf8) && $0.hasPrefix(needle) })
+                {
+                    disagreements.append("hasPrefix \(shown(needle))")
+                }
+                if try matched({ $0.text.hasSuffix(needle) })
+                    != expected({
+                        $0.utf8.reversed().starts(with: needle.utf8.reversed()) && $0.hasSuffix(needle)
+                    })
+                {
+                    disagreements.append("hasSuffix \(shown(needle))")
+                }
+                if try matched({ $0.note.contains(needle) })
+                    != expected({ containsBytes($0, needle) && $0.contains(needle) })
+                {
+                    disagreements.append("optional contains \(shown(needle))")
+                }
             }
-            withKnownIssue("hasPrefix compares UTF-8 bytes where Swift compares grapheme clusters") {
-                #expect(disagreements == 0)
-            }
+            #expect(disagreements.isEmpty, "\(disagreements.joined(separator: ", "))")
+            #expect(!"\u{1F44D}\u{1F3FD}".hasPrefix("\u{1F44D}"))
+            #expect(
+                try matched({ $0.text.hasPrefix("\u{1F44D}") }).allSatisfy { id in
+                    short.first { $0.id == id }.map { $0.text.hasPrefix("\u{1F44D}") } ?? false
+                })
         }
 
         /// JSON array elements, dictionary keys and nested members are matched by their exact value.

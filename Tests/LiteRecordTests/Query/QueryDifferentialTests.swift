@@ -6,9 +6,10 @@ import Testing
 // evaluated in Swift on the decoded models, is true (DESIGN.md's promise).
 //
 // Known differences, kept out of the generated data and tested on their own elsewhere:
-// - SQL compares strings by UTF-8 bytes, Swift by canonical equivalence and (hasPrefix, hasSuffix,
-//   contains) grapheme clusters. Generated text is NFC, and never joins two parts into one cluster
-//   (no modifiers, no combining marks, no "\r\n"): there both agree, ordering included.
+// - SQL compares strings by UTF-8 bytes, Swift by canonical equivalence (hasPrefix, hasSuffix and
+//   contains follow Swift's grapheme clusters where the bytes match: GraphemeParityChecks tests
+//   them). Generated text is NFC, and never joins two parts into one cluster (no modifiers, no
+//   combining marks, no "\r\n"): there both agree, ordering included.
 // - `String.contains("")` is `false` with Foundation imported (`true` without), and so is the
 //   query's; the needles of `contains` are never empty here, where every shape must match some
 //   rows (QueryStringPredicateTests and QueryOptionalDifferentialTests cover the empty needle).

@@ -88,18 +88,20 @@ private func sqlText(_ description: String) -> Substring {
                 == #"SELECT * FROM "sql_items" WHERE (("score" >= ?) AND ("score" < ?)) [10, 20]"#)
     }
 
-    @Test func textPredicatesCompareBytes() {
+    /// The bytes narrow the rows first; Swift's `hasPrefix`, `hasSuffix` or `contains` decides
+    /// on those (functions registered on every connection).
+    @Test func textPredicatesCompareBytesThenAskSwift() {
         #expect(
             query.where { $0.name.hasPrefix("a%") }.sqlDescription
-                == #"SELECT * FROM "sql_items" WHERE (coalesce(substr(CAST("name" AS BLOB), 1, length(CAST(? AS BLOB))), x'') = CAST(? AS BLOB)) ['a%', 'a%']"#
+                == #"SELECT * FROM "sql_items" WHERE (coalesce(substr(CAST("name" AS BLOB), 1, length(CAST(? AS BLOB))), x'') = CAST(? AS BLOB) AND literecord_has_prefix("name", ?)) ['a%', 'a%', 'a%']"#
         )
         #expect(
             query.where { $0.name.hasSuffix("_") }.sqlDescription
-                == #"SELECT * FROM "sql_items" WHERE (coalesce(substr(CAST("name" AS BLOB), -length(CAST(? AS BLOB))), x'') = CAST(? AS BLOB)) ['_', '_']"#
+                == #"SELECT * FROM "sql_items" WHERE (coalesce(substr(CAST("name" AS BLOB), -length(CAST(? AS BLOB))), x'') = CAST(? AS BLOB) AND literecord_has_suffix("name", ?)) ['_', '_', '_']"#
         )
         #expect(
             query.where { $0.name.contains("\\") }.sqlDescription
-                == #"SELECT * FROM "sql_items" WHERE (instr(CAST("name" AS BLOB), CAST(? AS BLOB)) > 0) ['\']"#
+                == #"SELECT * FROM "sql_items" WHERE (instr(CAST("name" AS BLOB), CAST(? AS BLOB)) > 0 AND literecord_contains("name", ?)) ['\', '\']"#
         )
         #expect(
             query.where { $0.name.caseInsensitiveContains("x") }.sqlDescription
