@@ -39,8 +39,9 @@ struct PostgresItem: Model, Equatable {
 /// The table is created by LiteRecordPostgres (its first use of the model), and both sides
 /// work on that same table, emptied with `TRUNCATE ... RESTART IDENTITY` outside the measured
 /// part, so they maintain the same columns, types and index. The SQL below is the text
-/// LiteRecordPostgres sends for each operation (see `PostgresContext+Models.swift`); a
-/// `SELECT` is checked against `Query.sqlDescription` in setup.
+/// LiteRecordPostgres sends for each operation (see `PostgresContext+Models.swift` and
+/// `PostgresSession+Inserts.swift`); a `SELECT` is checked against `Query.sqlDescription` in
+/// setup.
 enum PostgresItemModel {
     /// The environment variable naming the server; the PostgreSQL workloads are skipped without
     /// it.

@@ -1,7 +1,7 @@
 import LiteRecord
 
 // Composite keys and partial updates, as on SQLite (`DatabaseContext+Models.swift`,
-// `DatabaseContext+PartialUpdate.swift`).
+// `DatabaseContext+ModelReads.swift`, `DatabaseContext+PartialUpdate.swift`).
 
 extension PostgresContext {
     /// Finds the model with a composite primary key, or `nil`.
