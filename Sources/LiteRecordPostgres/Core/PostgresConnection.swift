@@ -183,7 +183,8 @@ public final class PostgresConnection {
                     begin, name: name, statement: statement, parameters: parameters, sql: sql,
                     keepingResult: keepingResult)
             }
-            return try runPreparedStatement(name, statement, parameters, sql: sql, keepingResult: keepingResult)
+            return try runPreparedStatement(
+                name, statement, parameters, sql: sql, keepingResult: keepingResult)
         } catch let error as DatabaseError where error.sqlState == "0A000" || error.sqlState == "26000" {
             // 26000: the statement is gone (a `DEALLOCATE` this cache did not see).
             if error.sqlState == "26000" {
@@ -196,7 +197,8 @@ public final class PostgresConnection {
                 throw error
             }
             let name = try preparedName(of: statement, parameters, sql: sql)
-            return try runPreparedStatement(name, statement, parameters, sql: sql, keepingResult: keepingResult)
+            return try runPreparedStatement(
+                name, statement, parameters, sql: sql, keepingResult: keepingResult)
         }
     }
 
