@@ -72,14 +72,14 @@ extension Column where Value: StringProtocol {
     public func hasPrefix(_ prefix: String) -> Condition { hasPrefixCondition(prefix, guardingNull: false) }
 
     /// Whether the text ends with `suffix`, case-sensitively: Swift's answer where the UTF-8 bytes
-    /// match (see ``hasPrefix(_:)``).
+    /// match (see `hasPrefix(_:)` above).
     ///
     /// - Parameter suffix: The suffix; `""` matches every row.
     /// - Returns: The condition.
     public func hasSuffix(_ suffix: String) -> Condition { hasSuffixCondition(suffix, guardingNull: false) }
 
     /// Whether the text contains `other`, case-sensitively: Foundation's answer where the UTF-8
-    /// bytes match (see ``hasPrefix(_:)``); `"👍🏽"` does not contain `"👍"`.
+    /// bytes match (see `hasPrefix(_:)` above); `"👍🏽"` does not contain `"👍"`.
     ///
     /// - Parameter other: The text to look for; `""` matches no row, as Foundation's
     ///   `"abc".contains("")` is `false`.
