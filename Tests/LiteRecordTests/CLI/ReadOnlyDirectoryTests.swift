@@ -46,19 +46,25 @@ import Testing
         ]
     }
 
+    /// A WAL-mode database of two items, written by the `sqlite3` shell, which checkpoints every
+    /// commit and leaves no `-wal` or `-shm` beside it.
+    private func writeWALFileAlone(at path: String) throws {
+        try CLIFixtures.shell(
+            path: path,
+            script: """
+                PRAGMA journal_mode = wal;
+                CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+                INSERT INTO items (name) VALUES ('a'), ('b');
+                """)
+    }
+
     /// A WAL file with no `-wal` or `-shm` beside it (every commit checkpointed, as the
     /// `sqlite3` shell leaves it), file and directory read-only: every inspecting command reads
     /// it, with the output it gives in a writable directory, and the directory is left as found.
     @Test func aWALFileAloneInAReadOnlyDirectoryIsRead() throws {
         try withTemporaryDirectory { directory in
             let path = directory.file("shared.db")
-            try CLIFixtures.shell(
-                path: path,
-                script: """
-                    PRAGMA journal_mode = wal;
-                    CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
-                    INSERT INTO items (name) VALUES ('a'), ('b');
-                    """)
+            try writeWALFileAlone(at: path)
             #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["shared.db"])
             // What each command prints where it may write.
             var expected: [[String]: String] = [:]
@@ -94,13 +100,7 @@ import Testing
         try withTemporaryDirectory { directory in
             try withTemporaryDirectory { destination in
                 let path = directory.file("shared.db")
-                try CLIFixtures.shell(
-                    path: path,
-                    script: """
-                        PRAGMA journal_mode = wal;
-                        CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
-                        INSERT INTO items (name) VALUES ('a'), ('b');
-                        """)
+                try writeWALFileAlone(at: path)
                 try setPermissions(0o777, destination.path)
                 let copy = destination.file("copy.db")
                 let run = try withReadOnly(directory, files: ["shared.db"]) {
