@@ -25,13 +25,16 @@ enum DesignTargets {
         workloads: targets.map(\.workload),
         notes: notes)
 
-    /// Tracker issue 32's PostgreSQL targets, against hand-written libpq in the same run (the
+    /// Tracker issues 32 and 45's PostgreSQL targets, against hand-written libpq in the same run (the
     /// workloads stay in the `postgres` group, which needs a server; its notes give these
     /// verdicts in the same form).
     static let postgresTargets: [(workload: Workload, ratio: Double)] = [
         (PostgresWorkloads.insertBatch, 1.5),
         (PostgresWorkloads.fetchAll, 1.3),
         (PostgresWorkloads.findByKey, 1.3),
+        // Tracker issue 45, item 13: a contended read-modify-write transaction.
+        (PostgresCounter.workloads[0], 1.3),
+        (PostgresCounter.workloads[1], 1.3),
     ]
 
     /// Tracker issue 32's raw SQL targets (item 4), measured with the calls as users write them
