@@ -94,3 +94,32 @@ enum GraphemeParityChecks {
         #expect(selections > 100, "the table exercises the predicates: \(selections) selections")
     }
 }
+
+extension GraphemeParityChecks {
+    /// Where PostgreSQL's `contains` still differs from Foundation's: a needle that begins or
+    /// ends with a virama (or a ZWJ after one), whose occurrence Foundation accepts or rejects
+    /// by more than the scalar classes around it (`"1\u{94D}a"` contains `"\u{94D}"`,
+    /// `"a\u{94D}a"` does not). SQLite asks Foundation itself, so it agrees.
+    static func viramaNeedles(_ db: some ModelContext, _ backend: ParityBackend) throws {
+        var records = ["1\u{94D}a", "a\u{94D}a", "a\u{94D}1", "\u{AC01}\u{94D}\u{200D}a"].enumerated().map {
+            TextRecord(
+                id: nil, text: $1, nick: nil, level: $0, tags: [], marks: [], scores: [:], items: [],
+                address: nil, grid: [])
+        }
+        for index in records.indices { try db.insert(&records[index]) }
+        var differences: [String] = []
+        for needle in ["\u{94D}", "\u{200D}"] {
+            let expected = records.filter { $0.text.swiftContains(needle) }.compactMap(\.id)
+            let selected = try db.query(TextRecord.self).where { $0.text.contains(needle) }
+                .order { $0.id.ascending }.fetchAll().compactMap(\.id)
+            if selected != expected {
+                differences.append("contains(\(needle.debugDescription)): \(selected)")
+            }
+        }
+        withKnownIssue("PostgreSQL's contains differs from Foundation's for some needles at a virama") {
+            #expect(differences.isEmpty, "\(backend.name): \(differences.joined(separator: "; "))")
+        } when: {
+            backend == .postgres
+        }
+    }
+}
