@@ -31,8 +31,10 @@ enum GraphemeTextPattern {
         return bracket(joining).map { "^" + escaped(prefix) + "(?!" + $0 + ")" }
     }
 
-    /// The pattern for `hasSuffix(suffix)`, or `nil` when the bytes alone answer.
-    static func hasSuffix(_ suffix: String) -> String? {
+    /// The pattern for `hasSuffix(suffix)`, or `nil` when the bytes alone answer; with
+    /// `oneScalarBefore` when it reads no further back than the scalar before the suffix, so
+    /// that the text's last `suffix.unicodeScalars.count + 1` scalars are enough to match it on.
+    static func hasSuffix(_ suffix: String) -> (pattern: String, oneScalarBefore: Bool)? {
         guard let first = suffix.unicodeScalars.first else { return nil }
         let table = GraphemeClasses.current
         let context: [String]
@@ -60,7 +62,7 @@ enum GraphemeTextPattern {
             }
             context = alternatives
         }
-        return "(?<!(?:" + context.joined(separator: "|") + "))" + escaped(suffix) + "$"
+        return ("(?<!(?:" + context.joined(separator: "|") + "))" + escaped(suffix) + "$", context.count == 1)
     }
 
     /// The pattern for Foundation's `contains(other)`, or `nil` when the bytes alone answer.

@@ -54,19 +54,31 @@ enum PostgresText {
         case .contains, .caseInsensitiveContains: bytes = "strpos(\(text), \(other)) > 0"
         case .caseInsensitiveEquals: bytes = "\(text) = \(other)"
         }
-        guard case .text(let needle) = value, let pattern = characterPattern(predicate, needle) else {
+        guard case .text(let needle) = value,
+            let (pattern, subject) = characterPattern(predicate, needle, text, other)
+        else {
             return bytes
         }
-        return "\(bytes) AND \(text) ~ \(self.text(.text(pattern)))"
+        // PostgreSQL orders a condition's terms by their estimated cost, and would run the
+        // pattern on every row: CASE runs it on the rows whose bytes match only.
+        return "\(bytes) AND CASE WHEN \(bytes) THEN \(subject) ~ \(self.text(.text(pattern))) END"
     }
 
-    /// The bound pattern that makes a byte match Swift's answer (see `GraphemeTextPattern`).
-    private static func characterPattern(_ predicate: TextPredicate, _ needle: String) -> String? {
+    /// The bound pattern that makes a byte match Swift's answer (see `GraphemeTextPattern`), and
+    /// the text it is matched on: a suffix's pattern that looks back one scalar only needs the
+    /// text's end.
+    private static func characterPattern(
+        _ predicate: TextPredicate, _ needle: String, _ text: SQL, _ other: SQL
+    ) -> (String, SQL)? {
         switch predicate {
-        case .hasPrefix: GraphemeTextPattern.hasPrefix(needle)
-        case .hasSuffix: GraphemeTextPattern.hasSuffix(needle)
-        case .contains: GraphemeTextPattern.contains(needle)
-        default: nil
+        case .hasPrefix: return GraphemeTextPattern.hasPrefix(needle).map { ($0, text) }
+        case .hasSuffix:
+            guard let suffix = GraphemeTextPattern.hasSuffix(needle) else { return nil }
+            return (
+                suffix.pattern, suffix.oneScalarBefore ? "right(\(text), char_length(\(other)) + 1)" : text
+            )
+        case .contains: return GraphemeTextPattern.contains(needle).map { ($0, text) }
+        default: return nil
         }
     }
 
