@@ -5,11 +5,13 @@
 // these classes in regular expressions (see `GraphemeTextPattern`).
 
 /// A set of Unicode scalars as sorted, disjoint ranges of code points.
-struct ScalarRanges: Sendable, Equatable {
-    private(set) var ranges: [ClosedRange<UInt32>] = []
+package struct ScalarRanges: Sendable, Equatable {
+    package init() {}
+
+    package private(set) var ranges: [ClosedRange<UInt32>] = []
 
     /// Adds a code point greater than every one already held.
-    mutating func append(_ value: UInt32) {
+    package mutating func append(_ value: UInt32) {
         if let last = ranges.last, last.upperBound &+ 1 == value {
             ranges[ranges.count - 1] = last.lowerBound...value
         } else {
@@ -17,7 +19,7 @@ struct ScalarRanges: Sendable, Equatable {
         }
     }
 
-    func contains(_ scalar: Unicode.Scalar) -> Bool {
+    package func contains(_ scalar: Unicode.Scalar) -> Bool {
         var (low, high) = (0, ranges.count)
         while low < high {
             let middle = (low + high) / 2
@@ -32,7 +34,7 @@ struct ScalarRanges: Sendable, Equatable {
 
     /// The members of a PostgreSQL bracket expression, in `\uXXXX` / `\UXXXXXXXX` escapes
     /// (without NUL, which PostgreSQL's text never holds and its patterns refuse).
-    var bracketMembers: String {
+    package var bracketMembers: String {
         ranges.compactMap { range in
             let low = max(range.lowerBound, 1)
             guard low <= range.upperBound else { return nil }
@@ -50,7 +52,7 @@ struct ScalarRanges: Sendable, Equatable {
 }
 
 /// The class of a scalar that follows a position, as the character-break rules tell them apart.
-enum GraphemeClass: CaseIterable, Sendable {
+package enum GraphemeClass: CaseIterable, Sendable {
     case carriageReturn, lineFeed, control
     /// Grapheme_Extend (the `Extend` of the emoji rule), ZWJ, and spacing marks: joins any
     /// character that is not a control.
@@ -63,7 +65,7 @@ enum GraphemeClass: CaseIterable, Sendable {
     case other
 
     /// A scalar of the class.
-    var representative: Unicode.Scalar {
+    package var representative: Unicode.Scalar {
         switch self {
         case .carriageReturn: "\r"
         case .lineFeed: "\n"
@@ -87,20 +89,20 @@ enum GraphemeClass: CaseIterable, Sendable {
 
 /// The classes of every Unicode scalar, read once per process from the standard library
 /// (about a second: every scalar is tried).
-struct GraphemeClasses: Sendable {
+package struct GraphemeClasses: Sendable {
     /// Each class's scalars; `.other` is left empty (it is the complement of the rest).
     private(set) var members: [GraphemeClass: ScalarRanges] = [:]
     /// InCB=Linker (viramas that join two consonants).
-    private(set) var conjunctLinker = ScalarRanges()
+    package private(set) var conjunctLinker = ScalarRanges()
     /// InCB=Extend or InCB=Linker: what may stand between the consonants of a conjunct.
-    private(set) var conjunctExtend = ScalarRanges()
+    package private(set) var conjunctExtend = ScalarRanges()
 
-    static let current = GraphemeClasses()
+    package static let current = GraphemeClasses()
 
-    subscript(_ kind: GraphemeClass) -> ScalarRanges { members[kind] ?? ScalarRanges() }
+    package subscript(_ kind: GraphemeClass) -> ScalarRanges { members[kind] ?? ScalarRanges() }
 
     /// The class of a scalar.
-    func classify(_ scalar: Unicode.Scalar) -> GraphemeClass {
+    package func classify(_ scalar: Unicode.Scalar) -> GraphemeClass {
         GraphemeClass.allCases.first { $0 != .other && self[$0].contains(scalar) } ?? .other
     }
 

@@ -22,9 +22,9 @@ import Foundation
 
 /// The regular expression, if any, that a byte match of a text predicate must also satisfy for
 /// PostgreSQL to give Swift's answer.
-enum GraphemeTextPattern {
+package enum GraphemeTextPattern {
     /// The pattern for `hasPrefix(prefix)`, or `nil` when the bytes alone answer.
-    static func hasPrefix(_ prefix: String) -> String? {
+    package static func hasPrefix(_ prefix: String) -> String? {
         guard !prefix.isEmpty else { return nil }
         let count = prefix.count
         let joining = GraphemeClass.allCases.filter { (prefix + String($0.representative)).count == count }
@@ -34,7 +34,7 @@ enum GraphemeTextPattern {
     /// The pattern for `hasSuffix(suffix)`, or `nil` when the bytes alone answer; with
     /// `oneScalarBefore` when it reads no further back than the scalar before the suffix, so
     /// that the text's last `suffix.unicodeScalars.count + 1` scalars are enough to match it on.
-    static func hasSuffix(_ suffix: String) -> (pattern: String, oneScalarBefore: Bool)? {
+    package static func hasSuffix(_ suffix: String) -> (pattern: String, oneScalarBefore: Bool)? {
         guard let first = suffix.unicodeScalars.first else { return nil }
         let table = GraphemeClasses.current
         let context: [String]
@@ -55,7 +55,8 @@ enum GraphemeTextPattern {
             switch kind {
             case .regionalIndicator:
                 let indicator = classes(of: [.regionalIndicator])
-                alternatives.append("(?:^|[^\(inner(indicator))])(?:\(indicator)\(indicator))*\(indicator)")
+                let other = classes(of: [.regionalIndicator], complement: true)
+                alternatives.append("(?:^|\(other))(?:\(indicator)\(indicator))*\(indicator)")
             case .pictographic: alternatives.append(emoji(marks: "*") + "\\u200D")
             case .conjunctConsonant: alternatives.append(conjunct)
             default: break
@@ -71,7 +72,7 @@ enum GraphemeTextPattern {
     /// on what precedes it (`"\u{200D}"` is not found in `"👨\u{200D}👩"` nor `"🏳️\u{200D}🌈"`, but
     /// is in `"a\u{200D}"`): the occurrences are grouped by their context before, each group
     /// with the classes after it that make Foundation reject the occurrence.
-    static func contains(_ other: String) -> String? {
+    package static func contains(_ other: String) -> String? {
         // Foundation traps on some texts holding NUL; PostgreSQL's text holds none anyway.
         guard !other.isEmpty, !other.unicodeScalars.contains("\0") else { return nil }
         var groups: [(rejecting: [GraphemeClass?], contexts: [Context])] = []
@@ -155,8 +156,9 @@ enum GraphemeTextPattern {
     /// An Indic consonant, a virama, and marks: what joins a following consonant (InCB).
     private static var conjunct: String {
         let table = GraphemeClasses.current
-        let between = "[" + table.conjunctExtend.bracketMembers + "]*"
-        return classes(of: [.conjunctConsonant]) + between + "[" + table.conjunctLinker.bracketMembers + "]"
+        let between = bracket(members: table.conjunctExtend.bracketMembers) + "*"
+        return classes(of: [.conjunctConsonant]) + between
+            + bracket(members: table.conjunctLinker.bracketMembers)
             + between
     }
 
@@ -172,16 +174,19 @@ enum GraphemeTextPattern {
     /// A bracket expression of the classes' scalars (or of all others, with `complement`).
     private static func classes(of kinds: [GraphemeClass], complement: Bool = false) -> String {
         let table = GraphemeClasses.current
-        let members = kinds.map { table[$0].bracketMembers }.joined()
+        return bracket(members: kinds.map { table[$0].bracketMembers }.joined(), complement: complement)
+    }
+
+    /// A bracket expression of the members (or of all others, with `complement`).
+    private static func bracket(members: String, complement: Bool = false) -> String {
+        // A standard library without a class (an older Unicode): no scalar, or any.
+        guard !members.isEmpty else { return complement ? "." : "[^\\u0001-\\U0010FFFF]" }
         return "[" + (complement ? "^" : "") + members + "]"
     }
 
-    /// A bracket expression's members, without its brackets.
-    private static func inner(_ bracket: String) -> String { String(bracket.dropFirst().dropLast()) }
-
     /// The text as a regular expression that matches exactly it: ASCII punctuation, spaces and
     /// controls escaped (a backslash before a non-alphanumeric character stands for it).
-    static func escaped(_ text: String) -> String {
+    package static func escaped(_ text: String) -> String {
         var pattern = ""
         for scalar in text.unicodeScalars {
             if scalar.isASCII && !(scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)) {
