@@ -1,12 +1,19 @@
-// The scalar classes of Unicode's character-break rules (UAX #29), as the running Swift standard
-// library applies them. The standard library does not expose them, so they are read from its
-// answers: a scalar `s` is an extending mark when `"a" + s` is one character, a prepended one
-// when `s + "a"` is, and so on. PostgreSQL cannot call Swift, so its text predicates state
-// these classes in regular expressions (see `GraphemeTextPattern`).
+// The scalar classes of Unicode's character-break rules (UAX #29), as the Swift standard library
+// applies them. The standard library does not expose them, so they are read from its answers: a
+// scalar `s` is an extending mark when `"a" + s` is one character, a prepended one when `s + "a"`
+// is, and so on. Reading every scalar takes about a second, so the result is kept in a generated
+// table (`GraphemeClassTable.swift`), which a test compares with the running standard library.
+// PostgreSQL cannot call Swift, so its text predicates state these classes in regular
+// expressions (see `GraphemeTextPattern`).
 
 /// A set of Unicode scalars as sorted, disjoint ranges of code points.
 package struct ScalarRanges: Sendable, Equatable {
     package init() {}
+
+    /// The ranges of pairs of first and last code points, in order.
+    package init(pairs: [UInt32]) {
+        ranges = stride(from: 0, to: pairs.count - 1, by: 2).map { pairs[$0]...pairs[$0 + 1] }
+    }
 
     package private(set) var ranges: [ClosedRange<UInt32>] = []
 
@@ -87,9 +94,8 @@ package enum GraphemeClass: CaseIterable, Sendable {
     }
 }
 
-/// The classes of every Unicode scalar, read once per process from the standard library
-/// (about a second: every scalar is tried).
-package struct GraphemeClasses: Sendable {
+/// The classes of every Unicode scalar, as the standard library breaks characters.
+package struct GraphemeClasses: Sendable, Equatable {
     /// Each class's scalars; `.other` is left empty (it is the complement of the rest).
     private(set) var members: [GraphemeClass: ScalarRanges] = [:]
     /// InCB=Linker (viramas that join two consonants).
@@ -97,7 +103,10 @@ package struct GraphemeClasses: Sendable {
     /// InCB=Extend or InCB=Linker: what may stand between the consonants of a conjunct.
     package private(set) var conjunctExtend = ScalarRanges()
 
-    package static let current = GraphemeClasses()
+    /// The classes of the standard library this was built with, from the table generated from
+    /// it (`GraphemeClassTable.swift`; a test checks it against the running standard library).
+    package static let current = GraphemeClasses(
+        table: table, linker: conjunctLinkerTable, extend: conjunctExtendTable)
 
     package subscript(_ kind: GraphemeClass) -> ScalarRanges { members[kind] ?? ScalarRanges() }
 
@@ -106,7 +115,22 @@ package struct GraphemeClasses: Sendable {
         GraphemeClass.allCases.first { $0 != .other && self[$0].contains(scalar) } ?? .other
     }
 
-    private init() {
+    private init(table: [GraphemeClass: [UInt32]], linker: [UInt32], extend: [UInt32]) {
+        for (kind, pairs) in table { members[kind] = ScalarRanges(pairs: pairs) }
+        // Hangul syllables: every 28th (no final consonant) is LV, the others LVT.
+        var (syllablesLV, syllablesLVT) = (ScalarRanges(), ScalarRanges())
+        for value in UInt32(0xAC00)...0xD7A3 {
+            if (value - 0xAC00) % 28 == 0 { syllablesLV.append(value) } else { syllablesLVT.append(value) }
+        }
+        (members[.hangulLV], members[.hangulLVT]) = (syllablesLV, syllablesLVT)
+        (conjunctLinker, conjunctExtend) = (ScalarRanges(pairs: linker), ScalarRanges(pairs: extend))
+    }
+
+    /// The classes as the running standard library breaks characters: every scalar is tried
+    /// (about a second).
+    package static func readFromStandardLibrary() -> GraphemeClasses { GraphemeClasses(reading: ()) }
+
+    private init(reading: Void) {
         for value in UInt32(0)...0x10FFFF {
             guard let scalar = Unicode.Scalar(value) else { continue }
             let kind = Self.read(scalar)
