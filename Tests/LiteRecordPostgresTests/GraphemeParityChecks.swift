@@ -13,12 +13,15 @@ enum GraphemeParityChecks {
         "🇫🇷🇩", "e\u{301}", "e\u{301}x", "xe\u{301}", "\u{301}abc", "cafe\u{301}", "caf\u{E9}", "e\u{301}e",
         "\u{1100}\u{1161}", "\u{1100}\u{1161}\u{11A8}", "\u{AC00}\u{11A8}", "\u{AC01}", "\r\n", "\r", "\n",
         "a\r\nb", "कि", "क्ष", "क्", "नमस्ते", "\u{600}a", "a\u{200D}", "🏳️‍🌈", "1️⃣", "\u{1F3FD}",
+        "🇫🇫🇷🇩🇪", "👍🏽\u{200D}👩", "👩\u{200D}👧", "x\u{200D}👧", "\u{1100}\u{1100}\u{1161}", "\u{AC00}\u{11A8}x",
+        "क्\u{200D}ष", "a\u{301}\u{200D}", "\r\n\u{301}", "\u{600}\u{600}b", "a.b*c", "(x)|[y]\\z",
     ]
 
     static let needles = [
         "", "a", "x", "e", "👍", "👍🏽", "👨", "👩", "👧", "👨‍👩", "👨‍👩‍👧", "🇫🇷", "🇩🇪", "🇷🇩", "🇫", "🇩", "\u{301}",
         "\u{301}x", "e\u{301}", "caf", "cafe", "\u{1100}", "\u{1100}\u{1161}", "\u{AC00}", "\u{11A8}", "\r\n",
         "\r", "\n", "क", "क्", "ि", "\u{600}", "\u{200D}", "🏳️", "1", "\u{1F3FD}", "b",
+        "🇪", "\u{1161}", "\u{1161}\u{11A8}", "ष", "👧", "\u{200D}👧", "\u{600}b", ".b*", ")|[", "\\",
     ]
 
     static func records() -> [TextRecord] {
@@ -76,28 +79,47 @@ enum GraphemeParityChecks {
         let stored = try db.query(TextRecord.self).order { $0.id.ascending }.fetchAll()
         #expect(stored == records, "\(backend.name): the text reads back unchanged")
         var failures: [String] = []
-        var bytesNotCharacters: [String] = []
         var selections = 0
         for shape in needles.flatMap(shapes) {
             let expected = records.filter(shape.swift).compactMap(\.id)
             let query = db.query(TextRecord.self).where(shape.sql)
             let selected = try query.order { $0.id.ascending }.fetchAll().compactMap(\.id)
             let counted = try query.count()
-            let byBytes = shape.bytes.map { records.filter($0).compactMap(\.id) }
-            if backend == .postgres, selected != expected, selected == byBytes {
-                bytesNotCharacters.append(shape.name)
-            } else if selected != expected || counted != expected.count {
+            if selected != expected || counted != expected.count {
                 failures.append("\(shape.name): SQL \(selected), Swift \(expected), count \(counted)")
             }
             if !expected.isEmpty { selections += 1 }
         }
         #expect(failures.isEmpty, "\(backend.name): \(failures.joined(separator: "; "))")
-        withKnownIssue("PostgreSQL's hasPrefix, hasSuffix and contains still compare bytes, not characters") {
-            #expect(
-                bytesNotCharacters.isEmpty, "\(backend.name): \(bytesNotCharacters.joined(separator: "; "))")
-        } when: {
-            !bytesNotCharacters.isEmpty
-        }
         #expect(selections > 100, "the table exercises the predicates: \(selections) selections")
+    }
+}
+
+extension GraphemeParityChecks {
+    /// Where PostgreSQL's `contains` still differs from Foundation's: a needle that begins or
+    /// ends with a virama (or a ZWJ after one), whose occurrence Foundation accepts or rejects
+    /// by more than the scalar classes around it (`"1\u{94D}a"` contains `"\u{94D}"`,
+    /// `"a\u{94D}a"` does not). SQLite asks Foundation itself, so it agrees.
+    static func viramaNeedles(_ db: some ModelContext, _ backend: ParityBackend) throws {
+        var records = ["1\u{94D}a", "a\u{94D}a", "a\u{94D}1", "\u{AC01}\u{94D}\u{200D}a"].enumerated().map {
+            TextRecord(
+                id: nil, text: $1, nick: nil, level: $0, tags: [], marks: [], scores: [:], items: [],
+                address: nil, grid: [])
+        }
+        for index in records.indices { try db.insert(&records[index]) }
+        var differences: [String] = []
+        for needle in ["\u{94D}", "\u{200D}"] {
+            let expected = records.filter { $0.text.swiftContains(needle) }.compactMap(\.id)
+            let selected = try db.query(TextRecord.self).where { $0.text.contains(needle) }
+                .order { $0.id.ascending }.fetchAll().compactMap(\.id)
+            if selected != expected {
+                differences.append("contains(\(needle.debugDescription)): \(selected)")
+            }
+        }
+        withKnownIssue("PostgreSQL's contains differs from Foundation's for some needles at a virama") {
+            #expect(differences.isEmpty, "\(backend.name): \(differences.joined(separator: "; "))")
+        } when: {
+            backend == .postgres
+        }
     }
 }

@@ -72,6 +72,9 @@ struct PostgresParityTests {
     @Test func graphemeClusters() throws {
         try backend.run { try GraphemeParityChecks.differential($0, $1) }
     }
+    @Test func graphemeClustersAtViramas() throws {
+        try backend.run { try GraphemeParityChecks.viramaNeedles($0, $1) }
+    }
     @Test func updateAndDelete() throws {
         try backend.run { try QueryChangesParityChecks.updateAndDelete($0, $1) }
     }
@@ -85,6 +88,9 @@ struct PostgresParityTests {
     }
     @Test func graphemeClusters() throws {
         try backend.run { try GraphemeParityChecks.differential($0, $1) }
+    }
+    @Test func graphemeClustersAtViramas() throws {
+        try backend.run { try GraphemeParityChecks.viramaNeedles($0, $1) }
     }
     @Test func updateAndDelete() throws {
         try backend.run { try QueryChangesParityChecks.updateAndDelete($0, $1) }
@@ -100,6 +106,9 @@ struct PostgresQueryLanguageParityTests {
     }
     @Test func graphemeClusters() throws {
         try backend.run { try GraphemeParityChecks.differential($0, $1) }
+    }
+    @Test func graphemeClustersAtViramas() throws {
+        try backend.run { try GraphemeParityChecks.viramaNeedles($0, $1) }
     }
     @Test func updateAndDelete() throws {
         try backend.run { try QueryChangesParityChecks.updateAndDelete($0, $1) }

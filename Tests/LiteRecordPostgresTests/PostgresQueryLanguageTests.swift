@@ -19,19 +19,50 @@ struct SmallCounter: Model, Equatable {
             .where { $0.text.hasPrefix("a%") && $0.nick.caseInsensitiveContains("_") }
             .backendSelectSQL("*")
         // A text column states its collation (byte order, whatever the database's locale).
-        #expect(text.text.contains("starts_with((\"text\" COLLATE \"C\"), CAST(? AS text))"))
+        // The bytes first (an index serves them), then, on those rows only, a bound pattern for
+        // Swift's characters: "a%" is not a prefix of "a%\u{301}" (U+0301 is among U+0300-U+036F).
+        let prefix = "starts_with((\"text\" COLLATE \"C\"), CAST(? AS text))"
+        #expect(
+            text.text.contains(
+                "\(prefix) AND CASE WHEN \(prefix) THEN (\"text\" COLLATE \"C\") ~ CAST(? AS text) END"))
         #expect(
             text.text.contains(
                 "strpos(lower((\"nick\" COLLATE \"C\") COLLATE \"C\"), lower(CAST(? AS text) COLLATE \"C\")) > 0"
             ))
         #expect(!text.text.contains("LIKE"))
-        #expect(text.arguments.positional == [.text("a%"), .text("_")])
+        let arguments = text.arguments.positional
+        #expect(
+            arguments.count == 4 && arguments.prefix(2) == [.text("a%"), .text("a%")]
+                && arguments.last == .text("_"))
+        if arguments.count == 4, case .text(let pattern) = arguments[2] {
+            #expect(pattern.hasPrefix("^a\\%(?![") && pattern.contains("\\u0300-\\u036F"))
+        }
         // SQLite's SQL is unchanged.
         let sqlite = try query.where { $0.text.hasPrefix("a%") }.backendSelectSQL("*").text
         #expect(
             sqlite.contains(
                 "coalesce(substr(CAST(\"text\" AS BLOB), 1, length(CAST(? AS BLOB))), x'') = CAST(? AS BLOB)")
         )
+    }
+
+    /// The pattern that gives Swift's answer on characters is built in Swift and bound: the
+    /// needle never reaches the SQL text, and its regular-expression characters are escaped.
+    @Test func characterPatternsAreBoundNotSpliced() throws {
+        let needle = "👍'); DROP TABLE x; -- .*"
+        let sql = try Query<TextRecord>(backendWithDateStorage: .text, dialect: PostgresDialect())
+            .where { $0.text.contains(needle) || $0.nick.hasSuffix(needle) || $0.text.hasPrefix("\u{1F44D}") }
+            .backendSelectSQL("*")
+        #expect(!sql.text.contains("DROP") && !sql.text.contains("\u{1F44D}"))
+        let patterns = sql.arguments.positional.compactMap { value -> String? in
+            guard case .text(let text) = value, text != needle, text != "\u{1F44D}" else { return nil }
+            return text
+        }
+        #expect(patterns.count == 3)
+        #expect(
+            patterns.allSatisfy {
+                $0.contains("\u{1F44D}\\'\\)\\;\\ DROP\\ TABLE\\ x\\;\\ \\-\\-\\ \\.\\*")
+                    || $0.hasPrefix("^\u{1F44D}(?![")
+            })
     }
 
     @Test func jsonContainmentUsesJSONBOperatorsOnPostgres() throws {

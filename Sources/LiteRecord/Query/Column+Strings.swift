@@ -64,8 +64,9 @@ extension Column where Value: StringProtocol {
     ///
     /// Swift's answer, on characters (grapheme clusters): `"👍🏽"` does not start with `"👍"`.
     /// The UTF-8 bytes must match too (NUL characters included), so a canonically equivalent
-    /// spelling with other bytes does not match, as for `==`. On SQLite the bytes narrow the rows
-    /// and Swift's `hasPrefix` decides on those; PostgreSQL still compares the bytes alone.
+    /// spelling with other bytes does not match, as for `==`. The bytes narrow the rows (an
+    /// index can serve them); then on SQLite Swift's `hasPrefix` decides on those, and on
+    /// PostgreSQL a regular expression built in Swift for `prefix` and bound as a parameter.
     ///
     /// - Parameter prefix: The prefix; `""` matches every row.
     /// - Returns: The condition.
@@ -79,7 +80,9 @@ extension Column where Value: StringProtocol {
     public func hasSuffix(_ suffix: String) -> Condition { hasSuffixCondition(suffix, guardingNull: false) }
 
     /// Whether the text contains `other`, case-sensitively: Foundation's answer where the UTF-8
-    /// bytes match (see `hasPrefix(_:)` above); `"👍🏽"` does not contain `"👍"`.
+    /// bytes match (see `hasPrefix(_:)` above); `"👍🏽"` does not contain `"👍"`. On PostgreSQL, a
+    /// value that begins or ends with a virama (or a ZWJ after one) can still get another
+    /// answer than Foundation's (a known issue).
     ///
     /// - Parameter other: The text to look for; `""` matches no row, as Foundation's
     ///   `"abc".contains("")` is `false`.

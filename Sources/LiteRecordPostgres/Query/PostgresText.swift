@@ -2,8 +2,10 @@ import LiteRecord
 
 // The text predicates and functions of `Column+Strings.swift` in PostgreSQL's dialect, with
 // SQLite's semantics (LiteRecord's documented ones):
-// - case-sensitive predicates compare exact bytes: `starts_with`, `strpos` and `=` under any
+// - case-sensitive predicates match exact bytes: `starts_with`, `strpos` and `=` under any
 //   deterministic collation compare bytes, and `%`, `_` and `\` are plain characters (no LIKE);
+//   `hasPrefix`, `hasSuffix` and `contains` then give Swift's answer on characters, by a
+//   regular expression built in Swift for the needle and bound (`GraphemeTextPattern`);
 // - the case-insensitive forms fold ASCII letters only, as SQLite's `lower()` and `NOCASE` do:
 //   PostgreSQL's `lower()` under the "C" collation folds ASCII only, whatever the database's
 //   locale (`"É"` and `"é"` differ);
@@ -44,13 +46,39 @@ enum PostgresText {
     /// The suffix: the last `char_length(value)` characters of valid UTF-8 text are its last
     /// bytes of the value's length when they match, so comparing characters is comparing bytes.
     static func predicate(_ predicate: TextPredicate, column: SQL, value: DatabaseValue) -> SQL {
-        let (column, other) = operands(column, value, foldingCase: predicate.foldsCase)
+        let (text, other) = operands(column, value, foldingCase: predicate.foldsCase)
+        let bytes: SQL
         switch predicate {
-        case .hasPrefix, .caseInsensitiveHasPrefix: return "starts_with(\(column), \(other))"
-        case .hasSuffix, .caseInsensitiveHasSuffix:
-            return "right(\(column), char_length(\(other))) = \(other)"
-        case .contains, .caseInsensitiveContains: return "strpos(\(column), \(other)) > 0"
-        case .caseInsensitiveEquals: return "\(column) = \(other)"
+        case .hasPrefix, .caseInsensitiveHasPrefix: bytes = "starts_with(\(text), \(other))"
+        case .hasSuffix, .caseInsensitiveHasSuffix: bytes = "right(\(text), char_length(\(other))) = \(other)"
+        case .contains, .caseInsensitiveContains: bytes = "strpos(\(text), \(other)) > 0"
+        case .caseInsensitiveEquals: bytes = "\(text) = \(other)"
+        }
+        guard case .text(let needle) = value,
+            let (pattern, subject) = characterPattern(predicate, needle, text, other)
+        else {
+            return bytes
+        }
+        // PostgreSQL orders a condition's terms by their estimated cost, and would run the
+        // pattern on every row: CASE runs it on the rows whose bytes match only.
+        return "\(bytes) AND CASE WHEN \(bytes) THEN \(subject) ~ \(self.text(.text(pattern))) END"
+    }
+
+    /// The bound pattern that makes a byte match Swift's answer (see `GraphemeTextPattern`), and
+    /// the text it is matched on: a suffix's pattern that looks back one scalar only needs the
+    /// text's end.
+    private static func characterPattern(
+        _ predicate: TextPredicate, _ needle: String, _ text: SQL, _ other: SQL
+    ) -> (String, SQL)? {
+        switch predicate {
+        case .hasPrefix: return GraphemeTextPattern.hasPrefix(needle).map { ($0, text) }
+        case .hasSuffix:
+            guard let suffix = GraphemeTextPattern.hasSuffix(needle) else { return nil }
+            return (
+                suffix.pattern, suffix.oneScalarBefore ? "right(\(text), char_length(\(other)) + 1)" : text
+            )
+        case .contains: return GraphemeTextPattern.contains(needle).map { ($0, text) }
+        default: return nil
         }
     }
 
