@@ -273,3 +273,33 @@ private struct UncheckedBody<T>: @unchecked Sendable {
     let body: () throws -> T
     init(_ body: @escaping () throws -> T) { self.body = body }
 }
+
+// `BEGIN` travels with the transaction's first statement (issue 45, item 13): a transaction
+// whose body sends nothing sends no `BEGIN` and no `COMMIT` at all.
+@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipMessage), .offCooperativePool)
+struct PostgresDeferredBeginTests {
+    @Test func aBodyThatSendsNothingBeginsNothing() throws {
+        var configuration = PostgresConfiguration()
+        configuration.maximumConnections = 1
+        let databases = try PostgresTestServer.freshDatabases(count: 2, configuration: configuration)
+        let (pg, watcher) = (databases[0], databases[1])
+        let pid = try #require(try pg.fetchOne(Int.self, sql: "SELECT pg_backend_pid()"))
+        try pg.transaction { _ in }
+        try pg.read { _ in }
+        let last = try watcher.fetchOne(
+            String.self, sql: "SELECT query FROM pg_stat_activity WHERE pid = \(pid)")
+        #expect(last == "SELECT pg_backend_pid()")
+        // A body that sends statements commits them, or rolls them back, as before.
+        try pg.transaction { tx in
+            try tx.execute(sql: "CREATE TABLE deferred_begin (x int)")
+            try tx.execute(sql: "INSERT INTO deferred_begin VALUES (1)")
+        }
+        #expect(throws: Refusal.self) {
+            try pg.transaction { tx in
+                try tx.execute(sql: "INSERT INTO deferred_begin VALUES (2)")
+                throw Refusal()
+            }
+        }
+        #expect(try watcher.fetchAll(Int.self, sql: "SELECT x FROM deferred_begin") == [1])
+    }
+}
