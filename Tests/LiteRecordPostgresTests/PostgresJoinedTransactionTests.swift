@@ -219,6 +219,29 @@ struct PostgresJoinedTransactionTests {
         #expect(try storedNames(pg) == ["source"])
     }
 
+    /// A task started inside a body runs on another thread: it cannot join the transaction, and
+    /// with a pool of one it says so at once rather than waiting for the body that waits for it.
+    @Test func aTaskStartedInsideABodySaysItCannotJoin() throws {
+        var configuration = PostgresConfiguration()
+        configuration.maximumConnections = 1
+        let pg = try PostgresTestServer.freshDatabase(configuration: configuration)
+        let outcome = Locked<Result<Int, any Error>?>(nil)
+        try pg.transaction { _ in
+            let done = DispatchSemaphore(value: 0)
+            Task {
+                outcome.withLock { $0 = Result { try pg.count(Thing.self) } }
+                done.signal()
+            }
+            #expect(done.wait(timeout: .now() + 15) == .success)
+        }
+        let result = try #require(outcome.withLock { $0 })
+        #expect {
+            try result.get()
+        } throws: { error in
+            (error as? DatabaseError)?.resultCode == .misuse
+        }
+    }
+
     @Test func readsInsideAReadShareItsConnection() throws {
         let pg = try database(connections: 1)
         try pg.insert(Thing(name: "a"))
