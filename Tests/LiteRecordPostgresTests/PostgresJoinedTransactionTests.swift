@@ -109,7 +109,7 @@ struct PostgresJoinedTransactionTests {
     @Test func twoSuchTransactionsShareAPoolOfTwo() throws {
         let pg = try database(connections: 2)
         let started = DispatchGroup()
-        let bothInside = DispatchSemaphore(value: 0)
+        let inside = Locked(0)
         let errors = Locked<[String]>([])
         for name in ["x", "y"] {
             started.enter()
@@ -118,8 +118,11 @@ struct PostgresJoinedTransactionTests {
                 do {
                     try pg.transaction { _ in
                         // Both transactions hold a connection before either calls the database.
-                        bothInside.signal()
-                        _ = bothInside.wait(timeout: .now() + 5)
+                        inside.withLock { $0 += 1 }
+                        let deadline = Date().addingTimeInterval(5)
+                        while inside.withLock({ $0 }) < 2 && Date() < deadline {
+                            Thread.sleep(forTimeInterval: 0.001)
+                        }
                         try pg.insert(Thing(name: name))
                         _ = try pg.count(Thing.self)
                     }
