@@ -47,7 +47,9 @@ struct PostgresLostUpdateTests {
         let done = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
             outcome.withLock {
-                $0 = Result { try pg.execute(sql: "UPDATE lost_update_counters SET n = n + 1 WHERE id = \(id)") }
+                $0 = Result {
+                    try pg.execute(sql: "UPDATE lost_update_counters SET n = n + 1 WHERE id = \(id)")
+                }
             }
             done.signal()
         }
