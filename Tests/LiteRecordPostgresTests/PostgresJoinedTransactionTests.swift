@@ -231,7 +231,7 @@ struct PostgresJoinedTransactionTests {
         let outcome = Locked<Result<Int, any Error>?>(nil)
         try pg.transaction { _ in
             let done = DispatchSemaphore(value: 0)
-            Task {
+            Task(executorPreference: DedicatedThreadExecutor.promptTasks) {
                 outcome.withLock { $0 = Result { try pg.count(Thing.self) } }
                 done.signal()
             }

@@ -131,7 +131,14 @@ enum CLIFixtures {
                 throw ToolLocationError(
                     description: "running as root, \(setpriv.path) (util-linux) is needed to run as nobody")
             }
-            arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", executable.path] + arguments
+            // A tool built with coverage (`swift test --enable-code-coverage`, as CI runs) writes
+            // its profile beside the build at exit, where `nobody` may not write: its complaint
+            // on standard error would be taken for the tool's. Its profile goes nowhere instead.
+            arguments =
+                [
+                    "--reuid=65534", "--regid=65534", "--clear-groups",
+                    "/usr/bin/env", "LLVM_PROFILE_FILE=/dev/null", executable.path,
+                ] + arguments
             executable = setpriv
         }
         let process = Process.child(running: executable, arguments: arguments)
