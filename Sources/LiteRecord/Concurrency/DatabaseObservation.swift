@@ -22,6 +22,11 @@ public struct DatabaseObservation<Value: Sendable>: AsyncSequence, Sendable {
     /// starts its own observer (SQLite's `ValueObserver`, PostgreSQL's listener).
     let start: @Sendable (ObservationSink<Value>) -> @Sendable () -> Void
 
+    /// Starts one observation whose first value is fetched on the calling thread and returned
+    /// (with what cancels it) instead of sent; the values after it go to the sink. `nil` for a
+    /// backend that fetches its first value asynchronously (PostgreSQL).
+    let startHere: (@Sendable (ObservationSink<Value>) throws -> (Value, cancel: @Sendable () -> Void))?
+
     /// An observation that each iteration runs with an observer of its own.
     ///
     /// - Parameter makeObserver: Makes an observer sending to the sink it receives; the
@@ -32,6 +37,7 @@ public struct DatabaseObservation<Value: Sendable>: AsyncSequence, Sendable {
             observer.start()
             return { observer.cancel() }
         }
+        self.startHere = nil
     }
 
     /// An observation of a fetch on a SQLite database.
@@ -39,9 +45,18 @@ public struct DatabaseObservation<Value: Sendable>: AsyncSequence, Sendable {
         database: Database, prepare: @escaping @Sendable () throws -> Void,
         fetch: @escaping @Sendable (Connection) throws -> Value, rowFilter: RowFilter? = nil
     ) {
-        self.init { sink in
+        let makeObserver: @Sendable (ObservationSink<Value>) -> ValueObserver<Value> = { sink in
             ValueObserver(
                 database: database, prepare: prepare, fetch: fetch, rowFilter: rowFilter, sink: sink)
+        }
+        self.start = { sink in
+            let observer = makeObserver(sink)
+            observer.start()
+            return { observer.cancel() }
+        }
+        self.startHere = { sink in
+            let observer = makeObserver(sink)
+            return (try observer.startHere(), { observer.cancel() })
         }
     }
 

@@ -18,8 +18,12 @@ final class ValueObserver<Value: Sendable>: Observer {
 
     private struct State {
         var subscription: Int?
-        /// The tables the last fetch read; `nil` before the first fetch.
+        /// The tables the last fetch read; `nil` before the first fetch, and after one that
+        /// failed.
         var region: Set<String>?
+        /// The last fetch failed and the observation goes on (``ObservationSink/report``): what
+        /// it would have read is unknown, so any commit fetches again.
+        var lastFetchFailed = false
         /// The rowids of the rows the last fetch returned, when there is a row filter.
         var resultRowIDs: Set<Int64>?
         /// Whether a fetch or a probe runs (or is about to).
@@ -85,17 +89,7 @@ final class ValueObserver<Value: Sendable>: Observer {
     /// Subscribes to commits, then fetches the first value; all off the caller's thread.
     func start() {
         database.readQueue.async { [self] in
-            let subscription = database.changeCenter.subscribe(
-                wantsRows: rowFilter != nil, wantsExternalCommits: true
-            ) { [weak self] changes in
-                self?.databaseDidCommit(changes)
-            }
-            let proceeds = state.withLock { state in
-                state.subscription = subscription
-                state.isBusy = !state.isCancelled
-                return !state.isCancelled
-            }
-            guard proceeds else { return database.changeCenter.unsubscribe(subscription) }
+            guard subscribe() else { return }
             do {
                 try prepare()
             } catch {
@@ -103,6 +97,50 @@ final class ValueObserver<Value: Sendable>: Observer {
             }
             work(.fetch)
         }
+    }
+
+    /// Subscribes to commits and fetches the first value on the calling thread, returning it
+    /// instead of sending it: a live value created on the main actor holds its first value at
+    /// once. Commits made meanwhile are not missed: the subscription comes first, and what they
+    /// call for runs off the caller's thread afterwards.
+    ///
+    /// - Returns: The first value.
+    /// - Throws: What preparing or fetching threw; the observation is then cancelled.
+    func startHere() throws -> Value {
+        guard subscribe() else { throw CancellationError() }
+        let value: Value
+        do {
+            try prepare()
+            value = try fetchRecordingRegion()
+        } catch {
+            cancel()
+            throw error
+        }
+        let step = state.withLock { state in
+            let next = state.isCancelled ? .nothing : nextStep(&state)
+            if case .nothing = next { state.isBusy = false }
+            return next
+        }
+        if case .nothing = step {} else { database.readQueue.async { [self] in work(step) } }
+        return value
+    }
+
+    /// Subscribes to commits, marking a fetch as under way.
+    ///
+    /// - Returns: Whether the observation proceeds (it was not cancelled meanwhile).
+    private func subscribe() -> Bool {
+        let subscription = database.changeCenter.subscribe(
+            wantsRows: rowFilter != nil, wantsExternalCommits: true
+        ) { [weak self] changes in
+            self?.databaseDidCommit(changes)
+        }
+        let proceeds = state.withLock { state in
+            state.subscription = subscription
+            state.isBusy = !state.isCancelled
+            return !state.isCancelled
+        }
+        if !proceeds { database.changeCenter.unsubscribe(subscription) }
+        return proceeds
     }
 
     func cancel() {
@@ -132,7 +170,9 @@ final class ValueObserver<Value: Sendable>: Observer {
     private func nextStep(_ state: inout State) -> Step {
         let pending = state.changedWhileBusy
         state.changedWhileBusy = PendingChanges()
-        guard let region = state.region else { return .nothing }
+        guard let region = state.region else {
+            return state.lastFetchFailed && (pending.isExternal || !pending.tables.isEmpty) ? .fetch : .nothing
+        }
         if pending.isExternal { return .fetch }
         let touched = pending.tables.intersection(region)
         guard !touched.isEmpty else { return .nothing }
@@ -171,25 +211,40 @@ final class ValueObserver<Value: Sendable>: Observer {
 
     /// - Returns: Whether the observation goes on.
     private func fetchAndDeliver() -> Bool {
-        let fetched: (value: Value, rowIDs: Set<Int64>?, region: Set<String>)
+        let value: Value
         do {
-            let ((value, rowIDs), region) = try database.readRecordingTables { connection in
-                // The same snapshot as the value; without the rowids, changes cost a fetch.
-                (try fetch(connection), try? rowFilter?.resultRowIDs(connection))
-            }
-            fetched = (value, rowIDs, region)
+            value = try fetchRecordingRegion()
         } catch {
-            fail(error)
-            return false
+            let goesOn = state.withLock { state in
+                state.region = nil
+                state.resultRowIDs = nil
+                state.lastFetchFailed = true
+                return !state.isCancelled
+            }
+            guard goesOn, sink.fetchFailed(error) else {
+                fail(error)
+                return false
+            }
+            return true
         }
-        let delivers = state.withLock { state in
-            state.region = fetched.region
-            state.resultRowIDs = fetched.rowIDs
-            return !state.isCancelled
-        }
-        guard delivers else { return false }
-        sink.send(fetched.value)
+        guard !state.withLock({ $0.isCancelled }) else { return false }
+        sink.send(value)
         return true
+    }
+
+    /// Fetches the value, recording the tables it read (and the rowids of its results, when
+    /// there is a row filter) for the commits to come.
+    private func fetchRecordingRegion() throws -> Value {
+        let ((value, rowIDs), region) = try database.readRecordingTables { connection in
+            // The same snapshot as the value; without the rowids, changes cost a fetch.
+            (try fetch(connection), try? rowFilter?.resultRowIDs(connection))
+        }
+        state.withLock { state in
+            state.region = region
+            state.resultRowIDs = rowIDs
+            state.lastFetchFailed = false
+        }
+        return value
     }
 
     private func fail(_ error: any Error) {

@@ -29,7 +29,13 @@ final class PostgresValueObserver<Fetched: Sendable>: Observer {
         var isBusy = true
         var changedWhileBusy = false
         var isCancelled = false
+        /// After a failed fetch that the observation outlives, while no table is listened to
+        /// yet (no notification can come): how long until the fetch is tried again.
+        var retryDelay: TimeInterval = 0
     }
+
+    /// The first and the longest wait before a failed fetch that listens to nothing is tried again.
+    static var retryDelays: (first: TimeInterval, longest: TimeInterval) { (0.5, 30) }
 
     /// - Parameters:
     ///   - prepare: Runs first (creates the model's table); returns statements whose tables
@@ -146,8 +152,10 @@ final class PostgresValueObserver<Fetched: Sendable>: Observer {
                 }
                 state.withLock { $0.explained.formUnion(statements.map(\.text)) }
                 deliver(value)
+                state.withLock { $0.retryDelay = 0 }
             } catch {
-                return fail(error)
+                guard !state.withLock({ $0.isCancelled }), sink.fetchFailed(error) else { return fail(error) }
+                scheduleRetryIfDeaf(subscription)
             }
             let goesOn = state.withLock { state in
                 if state.isCancelled { return false }
@@ -157,6 +165,19 @@ final class PostgresValueObserver<Fetched: Sendable>: Observer {
             }
             if !goesOn { return }
         }
+    }
+
+    /// After a failed fetch the observation outlives: when it listens to no table yet (its first
+    /// fetch failed), no notification will fetch again, so a timer does, waiting longer each time.
+    private func scheduleRetryIfDeaf(_ subscription: (listener: PostgresListener, id: Int)) {
+        let delay: TimeInterval? = state.withLock { state in
+            guard state.channels.isEmpty else { return nil }
+            state.retryDelay = min(
+                max(state.retryDelay * 2, Self.retryDelays.first), Self.retryDelays.longest)
+            return state.retryDelay
+        }
+        guard let delay else { return }
+        queue.asyncAfter(deadline: .now() + delay) { [weak self] in self?.tablesDidChange() }
     }
 
     /// Installs the triggers and listens to the tables' channels.
