@@ -117,7 +117,7 @@ extension QueryTarget {
         case .database(let database):
             return .success(database)
         case .backend(let backend):
-            if let database = backend as? any ModelDatabase { return .success(database) }
+            if let database = backend.followingDatabase { return .success(database) }
         case .confined, .detached:
             break
         }

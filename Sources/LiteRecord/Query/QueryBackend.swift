@@ -52,6 +52,10 @@ package protocol QueryBackend: Sendable {
     /// Runs an eager load, level by level, in one snapshot.
     func fetchAll<Root: Model, Element>(_ tree: RelationTree<Root, Element>) throws -> [Element]
 
+    /// The database that follows the query's results (a ``LiveQuery``): the one it was built
+    /// on, `nil` when it was built inside a transaction, which ends with its closure.
+    var followingDatabase: (any ModelDatabase)? { get }
+
     /// Runs `work`, an operation of a query built on the backend, off the calling task, as the
     /// async forms do; cancelling the task cancels the statement.
     func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T

@@ -12,6 +12,8 @@ struct PostgresQueryExecutor: QueryBackend {
 
     var dialect: any SQLDialect { PostgresDialect() }
 
+    var followingDatabase: (any ModelDatabase)? { target.database }
+
     /// The database or transaction to run on (see ``PostgresQueryTarget``).
     var context: any PostgresContext { get throws { try target.context() } }
 
