@@ -119,7 +119,11 @@ public struct SQL: Sendable, CustomStringConvertible, ExpressibleByStringInterpo
     /// - Parameter name: A table, column, index or savepoint name; any characters are allowed.
     /// - Returns: The quoted identifier, safe to place in SQL text.
     public static func quoteIdentifier(_ name: String) -> String {
-        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        // Foundation's `replacingOccurrences` costs ~14,000 instructions on Linux even when there
+        // is nothing to replace (two per `update`, a quarter of a PostgreSQL read-modify-write's
+        // client CPU): a name without a double quote, nearly every one, skips it.
+        guard name.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + name + "\"" }
+        return "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
     /// Builds an ``SQL`` value piece by piece; used by string interpolation.

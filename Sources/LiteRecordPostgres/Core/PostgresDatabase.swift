@@ -26,7 +26,7 @@ public final class PostgresDatabase: PostgresContext, Sendable {
     /// The text of each model type's `INSERT`, with the columns it names.
     let insertTexts = Locked<[PostgresInsertShape: (columns: [String], text: String)]>([:])
     /// Makes conflicting transactions converge when they run again.
-    let retryGate = TransactionRetryGate()
+    let retryGate: TransactionRetryGate
     /// The listener and triggers that observations share.
     package let observationHub: PostgresObservationHub
 
@@ -41,6 +41,7 @@ public final class PostgresDatabase: PostgresContext, Sendable {
     ///   or refuses the connection; one connection is opened here to check the URL.
     public init(url: String, configuration: PostgresConfiguration = PostgresConfiguration()) throws {
         self.configuration = configuration
+        retryGate = TransactionRetryGate(widest: configuration.maximumConnections)
         pool = PostgresPool(
             url: url, maximum: configuration.maximumConnections,
             waitTimeout: configuration.connectionWaitTimeout)

@@ -9,13 +9,13 @@ import LiteRecord
 // transaction again", and code written for SQLite cannot be expected to, so LiteRecord does:
 // the closure runs again, from its beginning, on a fresh transaction.
 //
-// Why the gate and the single retry slot: with 32 tasks on 8 connections all updating one row,
-// each round of 8 concurrent attempts commits one and fails seven. Retried blindly, the same
-// seven meet eight new first attempts and fail again, and some run out of attempts (a 1-in-8
-// chance per attempt gives 16 failures in a row about once in nine calls). So, within one
-// `PostgresDatabase`, while a transaction is waiting to run again new transactions wait (up to
-// a second) before they start, and retries run one at a time: a retry then meets only the
-// attempts already under way, which finish, and it converges.
+// Why the gate: with 32 tasks on 8 connections all updating one row, each round of 8 concurrent
+// attempts commits one and fails seven. Retried blindly, the same seven meet eight new first
+// attempts and fail again, and some run out of attempts (a 1-in-8 chance per attempt gives 16
+// failures in a row about once in nine calls). So, within one `PostgresDatabase`, a conflict
+// narrows how many transactions run at once (down to one at a time), commits widen it again,
+// and retries run before new transactions (``TransactionRetryGate``): a retry then meets only
+// the attempts already under way, which finish, and it converges.
 
 extension PostgresDatabase {
     /// Runs `body` in an outermost transaction begun with `begin`, again from its beginning
@@ -42,38 +42,32 @@ extension PostgresDatabase {
         // A transaction started from inside another one's body (on another connection) must not
         // wait for the retry that body may belong to; a read conflicts with no write (a
         // READ ONLY snapshot), so it need not wait either.
-        let isGated = !TransactionRetryGate.isInsideBody && !readOnly
-        if isGated { try retryGate.waitForPendingRetries() }
+        let gate = !TransactionRetryGate.isInsideBody && !readOnly ? retryGate : nil
         var attempt = 1
-        var isRetrying = false
-        defer { if isRetrying { retryGate.endRetrying() } }
         while true {
+            if attempt > 1 { try TransactionRetryPolicy.backOff(afterAttempt: attempt - 1) }
+            try gate?.enter(isRetry: attempt > 1)
             let outcome: TransactionAttempt<T>
             do {
-                if isRetrying && isGated {
-                    try retryGate.takeRetrySlot()
-                    defer { retryGate.releaseRetrySlot() }
-                    outcome = try attemptTransaction(begin: begin, readOnly: readOnly, body)
-                } else {
-                    outcome = try attemptTransaction(begin: begin, readOnly: readOnly, body)
-                }
+                outcome = try attemptTransaction(begin: begin, readOnly: readOnly, body)
             } catch is CancellationError where attempt > 1 {
+                gate?.leave(.ended)
                 // Cancelled while the next attempt waited for a connection: the call had begun
                 // running, so it ends as an interrupted transaction, as in the back-off.
                 throw TransactionRetryGate.cancelled
+            } catch {
+                gate?.leave(.ended)
+                throw error
             }
             switch outcome {
             case .committed(let value):
+                gate?.leave(.committed)
                 return value
             case .failed(let failure):
+                gate?.leave(.conflicted)
                 guard attempt < maximumAttempts else {
                     throw TransactionRetryPolicy.exhausted(failure, attempts: attempt)
                 }
-                if !isRetrying {
-                    isRetrying = true
-                    retryGate.beginRetrying()
-                }
-                try TransactionRetryPolicy.backOff(afterAttempt: attempt)
                 attempt += 1
             }
         }
@@ -188,88 +182,6 @@ enum TransactionRetryPolicy {
             Thread.sleep(forTimeInterval: min(0.005, max(0, deadline.timeIntervalSinceNow)))
             try TransactionRetryGate.checkCancellation()
         }
-    }
-}
-
-/// Makes the transactions of one database converge when they conflict: while one waits to run
-/// again, new transactions wait before they start (at most ``longestWait``), and retries run one
-/// at a time.
-final class TransactionRetryGate: @unchecked Sendable {
-    // @unchecked Sendable: `retrying` and `retrySlotHolders` are guarded by `condition`.
-    /// Whether the current thread or task runs inside a retried transaction's body.
-    @TaskLocal static var isInsideBody = false
-
-    /// The longest a transaction waits at the gate: past it, it runs anyway (a long retry must
-    /// not stop every other transaction).
-    static let longestWait: TimeInterval = 1
-
-    private let condition = NSCondition()
-    private var retrying = 0
-    private var retrySlotHolders = 0
-
-    /// Waits, at most ``longestWait``, while a transaction of this database waits to run again.
-    ///
-    /// - Throws: ``LiteRecord/ResultCode/interrupt`` when the task is cancelled.
-    func waitForPendingRetries() throws {
-        try wait(while: { self.retrying > 0 }, then: {})
-    }
-
-    /// Counts a transaction as waiting to run again, until ``endRetrying()``.
-    func beginRetrying() {
-        condition.lock()
-        retrying += 1
-        condition.unlock()
-    }
-
-    /// Ends what ``beginRetrying()`` began, committed or not.
-    func endRetrying() {
-        condition.lock()
-        retrying -= 1
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// Waits, at most ``longestWait``, until no other retry runs, then runs.
-    ///
-    /// - Throws: ``LiteRecord/ResultCode/interrupt`` when the task is cancelled.
-    func takeRetrySlot() throws {
-        try wait(while: { self.retrySlotHolders > 0 }, then: { self.retrySlotHolders += 1 })
-    }
-
-    /// Ends what ``takeRetrySlot()`` began.
-    func releaseRetrySlot() {
-        condition.lock()
-        retrySlotHolders -= 1
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// Waits while `blocked` holds (read under the lock), at most ``longestWait``, waking to
-    /// check the task's cancellation, then runs `then` under the same lock.
-    private func wait(while blocked: () -> Bool, then: () -> Void) throws {
-        let deadline = Date().addingTimeInterval(Self.longestWait)
-        condition.lock()
-        defer { condition.unlock() }
-        while blocked() && Date() < deadline {
-            if CancellationTracker.current?.isCancelledNow == true { break }
-            _ = condition.wait(until: min(deadline, Date().addingTimeInterval(0.01)))
-        }
-        if CancellationTracker.current?.isCancelledNow == true { throw Self.cancelled }
-        then()
-    }
-
-    /// Throws when the task of the async operation running on this thread was cancelled.
-    ///
-    /// - Throws: ``LiteRecord/ResultCode/interrupt``.
-    static func checkCancellation() throws {
-        if CancellationTracker.current?.isCancelledNow == true { throw cancelled }
-    }
-
-    static var cancelled: DatabaseError {
-        DatabaseError(
-            backendName: "PostgreSQL",
-            resultCode: .interrupt,
-            message: "the task was cancelled while its transaction waited to run; nothing was committed")
     }
 }
 
