@@ -3,12 +3,15 @@
 // Parses the options, runs the selected workloads (one warm-up round, then K rounds with both
 // sides interleaved), prints the machine, the table and the notes, and writes --json / --svg.
 // Exit status: 0 on success, 1 when a workload or a file fails, 2 for a bad command line.
+//
+// The top-level code is asynchronous so that the main actor runs its queue: the live query
+// workloads wait on it, suspended, for their values' hops. Everything else runs on it as before.
 
 import Foundation
 
 /// Runs the program and returns its exit status.
 @MainActor
-func main() -> Int32 {
+func main() async -> Int32 {
     let options: Options
     do {
         switch try Options.parse(CommandLine.arguments.dropFirst()) {
@@ -28,6 +31,9 @@ func main() -> Int32 {
     let concurrency = ConcurrentReads.isSelected(by: options.filter)
     let observation = ObservationDelay.isSelected(by: options.filter)
     let peakMemory = PeakMemory.isSelected(by: options.filter)
+    let liveDelay = LiveQueryDelay.isSelected(by: options.filter)
+    let liveLoad = LiveQueryLoad.isSelected(by: options.filter)
+    let extras = concurrency || observation || peakMemory || liveDelay || liveLoad
     if options.listOnly {
         for (group, workload) in selected {
             let size = options.size(for: workload)
@@ -46,17 +52,26 @@ func main() -> Int32 {
                 "\(PeakMemory.slug)  (\(PeakMemory.group), N = \(PeakMemory.size(options))): \(PeakMemory.description)"
             )
         }
+        if liveDelay {
+            print("\(LiveQueryDelay.slug)  (\(LiveQueryDelay.group)): \(LiveQueryDelay.description)")
+        }
+        if liveLoad {
+            print(
+                "\(LiveQueryLoad.slug)  (\(LiveQueryLoad.group), N = \(LiveQueryLoad.size(options))): "
+                    + LiveQueryLoad.description)
+        }
         if !skippedPostgres.isEmpty { print(PostgresWorkloads.skipMessage(skippedPostgres)) }
         return 0
     }
     if !skippedPostgres.isEmpty {
         Console.writeError(PostgresWorkloads.skipMessage(skippedPostgres) + "\n")
-        if selected.isEmpty && !concurrency && !observation && !peakMemory { return 0 }
+        if selected.isEmpty && !extras { return 0 }
     }
-    guard !selected.isEmpty || concurrency || observation || peakMemory else {
+    guard !selected.isEmpty || extras else {
         let known =
             (Catalog.select(nil).map(\.workload.slug) + [
-                ConcurrentReads.slug, ObservationDelay.slug, PeakMemory.slug,
+                ConcurrentReads.slug, ObservationDelay.slug, PeakMemory.slug, LiveQueryDelay.slug,
+                LiveQueryLoad.slug,
             ])
             .joined(separator: ", ")
         Console.writeError("error: no workload matches '\(options.filter ?? "")'; workloads: \(known)\n")
@@ -92,6 +107,9 @@ func main() -> Int32 {
         let peakMemoryResult =
             peakMemory && peakMemorySkipped == nil
             ? try PeakMemory.run(options: options, scratch: scratch) : nil
+        let liveDelayResult =
+            liveDelay ? try await LiveQueryDelay.run(options: options, scratch: scratch) : nil
+        let liveLoadResult = liveLoad ? try await LiveQueryLoad.run(options: options, scratch: scratch) : nil
         Console.endProgress()
         if !results.isEmpty {
             print(Report.table(results))
@@ -113,6 +131,10 @@ func main() -> Int32 {
         if let peakMemoryResult {
             print()
             print(peakMemoryResult.report())
+        }
+        for report in [liveDelayResult?.report(), liveLoadResult?.report()].compactMap({ $0 }) {
+            print()
+            print(report)
         }
         if let path = options.jsonPath {
             let extra =
@@ -148,4 +170,4 @@ struct FileWriteError: Error, CustomStringConvertible {
     var description: String { "cannot write \(path): \(underlying.localizedDescription)" }
 }
 
-exit(main())
+exit(await main())

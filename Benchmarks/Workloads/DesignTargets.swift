@@ -89,6 +89,56 @@ enum DesignTargets {
         ]
     }
 
+    /// Tracker issue 46's live query targets (DESIGN.md: commit to value p50 ≤ 2 ms, p99 ≤ 10 ms
+    /// in the same process), stated for ``LiveQueryDelay/commits`` commits.
+    static let liveQueryP50: Duration = .milliseconds(2)
+    static let liveQueryP99: Duration = .milliseconds(10)
+    /// Commits by another process: p50 at most this.
+    static let liveQueryProcessP50: Duration = .milliseconds(20)
+    /// Insert throughput with 100 live queries open on other tables, relative to none open.
+    static let liveQueryLoadRatio = 0.9
+    /// Re-fetches of live queries whose predicates exclude every written row.
+    static let liveQueryExcludedRefetches = 0
+
+    /// ``LiveQueryDelay``'s percentiles against their targets.
+    static func liveQueryDelayNotes(_ result: LiveQueryDelay.Result) -> [String] {
+        func verdict(_ durations: [Duration], _ fraction: Double, _ target: Duration) -> String {
+            guard let measured = Percentiles.of(durations, fraction) else { return "no commits: missed" }
+            var line =
+                "\(Percentiles.milliseconds(measured)) vs target ≤ \(Percentiles.milliseconds(target)): "
+            line += measured <= target ? "met" : "missed"
+            if durations.count != LiveQueryDelay.commits {
+                line += " (over \(durations.count) commits, not \(LiveQueryDelay.commits))"
+            }
+            return line
+        }
+        var notes = [
+            "target: same-process p50 " + verdict(result.inProcess, 0.5, liveQueryP50),
+            "target: same-process p99 " + verdict(result.inProcess, 0.99, liveQueryP99),
+        ]
+        if let otherProcess = result.otherProcess {
+            notes.append("target: other-process p50 " + verdict(otherProcess, 0.5, liveQueryProcessP50))
+        }
+        return notes
+    }
+
+    /// ``LiveQueryLoad``'s ratio and re-fetch count against their targets.
+    static func liveQueryLoadNotes(_ result: LiveQueryLoad.Result) -> [String] {
+        let ratio = result.ratio(.otherTables)
+        var atSize = ""
+        if result.inserts != LiveQueryLoad.defaultSize {
+            atSize = " (at N = \(result.inserts), not \(LiveQueryLoad.defaultSize))"
+        }
+        return [
+            "target: throughput with \(LiveQueryLoad.liveQueries) LiveQuery on other tables / none open "
+                + "\(Report.format(ratio, decimals: 3)) vs target ≥ \(Report.format(liveQueryLoadRatio, decimals: 1)): "
+                + (ratio >= liveQueryLoadRatio ? "met" : "missed") + atSize,
+            "target: re-fetches of LiveQuery whose predicates exclude the written rows \(result.refetches) vs "
+                + "target \(liveQueryExcludedRefetches): "
+                + (result.refetches <= liveQueryExcludedRefetches ? "met" : "missed"),
+        ]
+    }
+
     /// `slug: C 1.234 µs/row, LiteRecord 2.345 µs/row (+1.111)`: both sides' cost per operation
     /// and LiteRecord's extra cost.
     static func costs(_ result: WorkloadResult) -> String {

@@ -81,3 +81,11 @@ func noteID(_ text: String) throws(UsageError) -> Int64 {
     }
     return id
 }
+
+/// The value of `--name` when it must be a whole number above zero (`--until 3`).
+func positiveNumber(_ text: String, for name: String) throws(UsageError) -> Int {
+    guard let number = Int(text), number > 0 else {
+        throw UsageError("--\(name) takes a positive number, not \"\(text)\"")
+    }
+    return number
+}

@@ -24,13 +24,18 @@ enum NotesApp {
           delete ID | delete --notebook NAME                a note, or a notebook and its notes
           migrate [--to MIGRATION]                          apply schema migrations (all by default)
           migrations                                        applied and pending migrations
+          watch [--until N] [--timeout SECONDS]             print the titles live, one line per change;
+                                                            --until: stop at N notes (fail after
+                                                            --timeout, 60 s by default)
         """
 
     static let commands: Set = [
         "add", "list", "search", "notebooks", "tag", "pin", "unpin", "delete", "migrate", "migrations",
+        "watch",
     ]
 
-    static func main() {
+    @MainActor
+    static func main() async {
         let words = CommandLine.arguments.dropFirst()
         if words.isEmpty {
             printError("missing command\n\(usage)")
@@ -42,7 +47,7 @@ enum NotesApp {
                 print(usage)
                 exit(0)
             }
-            try run(arguments)
+            try await run(arguments)
         } catch let error as UsageError {
             printError("\(error)\nRun `notes --help` for usage.")
             exit(64)
@@ -53,7 +58,8 @@ enum NotesApp {
         }
     }
 
-    static func run(_ arguments: Arguments) throws {
+    @MainActor
+    static func run(_ arguments: Arguments) async throws {
         var arguments = arguments
         guard let command = arguments.popFirst() else { throw UsageError("missing command") }
         // Checked before opening: a typo must not create a database file.
@@ -64,14 +70,15 @@ enum NotesApp {
         let location = database ?? alias ?? "notes.sqlite"
         // The only place that knows the backend: everything below runs on `some ModelDatabase`.
         if location.hasPrefix("postgresql://") || location.hasPrefix("postgres://") {
-            try run(command, arguments, on: PostgresDatabase(url: location))
+            try await run(command, arguments, on: PostgresDatabase(url: location))
         } else {
-            try run(command, arguments, on: Database(path: location))
+            try await run(command, arguments, on: Database(path: location))
         }
     }
 
     /// Runs a command on an open database, whichever backend it is.
-    static func run(_ command: String, _ arguments: Arguments, on db: some ModelDatabase) throws {
+    @MainActor
+    static func run(_ command: String, _ arguments: Arguments, on db: some ModelDatabase) async throws {
         let migrator = NotesMigrations.migrator
 
         switch command {
@@ -136,6 +143,14 @@ enum NotesApp {
                 let words = try arguments.exactly(1, "a note id")
                 try notes.delete(noteID(words[0]))
             }
+        case "watch":
+            try arguments.allowOnly(["until", "timeout"])
+            _ = try arguments.exactly(0, "no argument (stop with --until N)")
+            let count = try arguments.value("until").map { try positiveNumber($0, for: "until") }
+            let seconds = try arguments.value("timeout").map { try positiveNumber($0, for: "timeout") }
+            // A count to reach fails after a minute by default; a plain watch runs until interrupted.
+            let timeout = seconds.map { Duration.seconds($0) } ?? (count == nil ? nil : .seconds(60))
+            try await NotesWatch(db: db).run(until: count, timeout: timeout)
         default:
             throw UsageError("unknown command \"\(command)\"")
         }
