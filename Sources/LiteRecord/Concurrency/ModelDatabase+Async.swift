@@ -117,6 +117,44 @@ extension ModelDatabase {
 
     /// A write that changes the model it writes (its generated key): the copy sent off the
     /// task comes back changed.
+    /// Inserts the model or updates the row it conflicts with, off the calling task.
+    ///
+    /// - Parameters:
+    ///   - model: The model; its generated key is set to the stored row's key.
+    ///   - onConflict: The columns that identify the row (the primary key when empty).
+    ///   - update: The columns to update on a conflict; `nil` for all but the key.
+    /// - Throws: As the synchronous form, or a cancellation error.
+    public func upsert<M: Model>(
+        _ model: inout M, onConflict: [PartialKeyPath<M>] = [], update: [PartialKeyPath<M>]? = nil
+    ) async throws {
+        // Key paths are immutable objects, safe to hand to the writing thread (see update(_:columns:)).
+        nonisolated(unsafe) let (conflict, update) = (onConflict, update)
+        model = try await writing(changing: model) { try $0.upsert(&$1, onConflict: conflict, update: update) }
+    }
+
+    /// Inserts the model unless a row with the same values in `onConflict` exists, off the
+    /// calling task.
+    ///
+    /// - Parameters:
+    ///   - model: The model; its generated key is set to the stored row's key.
+    ///   - onConflict: The columns that identify the row (the primary key when empty).
+    /// - Returns: Whether it inserted the model.
+    /// - Throws: As the synchronous form, or a cancellation error.
+    @discardableResult
+    public func insertOrIgnore<M: Model>(_ model: inout M, onConflict: [PartialKeyPath<M>] = []) async throws
+        -> Bool
+    {
+        nonisolated(unsafe) let conflict = onConflict
+        let model0 = model
+        let (inserted, written) = try await runOffTask(.writing) { context -> (Bool, M) in
+            var copy = model0
+            let inserted = try context.insertOrIgnore(&copy, onConflict: conflict)
+            return (inserted, copy)
+        }
+        model = written
+        return inserted
+    }
+
     private func writing<M: Model>(
         changing model: M, _ body: @escaping @Sendable (any ModelContext, inout M) throws -> Void
     ) async throws -> M {

@@ -81,6 +81,30 @@ public protocol ModelContext {
     ///   ``PersistenceError/isRowNotFound`` when no row has the key.
     func update<M: Model>(_ model: M, columns: [PartialKeyPath<M>]) throws
 
+    /// Inserts the model, or, when a row with the same values in `onConflict` exists, updates
+    /// that row's `update` columns (every column but the key and the conflict columns when
+    /// `nil`), in one statement. The model's generated key is set to the stored row's key.
+    ///
+    /// - Parameters:
+    ///   - model: The model.
+    ///   - onConflict: The columns that identify the row (the primary key when empty); a unique
+    ///     constraint must cover exactly them.
+    ///   - update: The columns to update on a conflict, or `nil` for all but the key.
+    /// - Throws: ``SchemaError`` before anything is written for a key path that is not a column,
+    ///   an update of a key column, or a conflict target no unique constraint covers;
+    ///   ``DatabaseError`` for another constraint violation.
+    func upsert<M: Model>(_ model: inout M, onConflict: [PartialKeyPath<M>], update: [PartialKeyPath<M>]?) throws
+
+    /// Inserts the model unless a row with the same values in `onConflict` exists.
+    ///
+    /// - Parameters:
+    ///   - model: The model; its generated key is set to the stored row's key.
+    ///   - onConflict: The columns that identify the row (the primary key when empty).
+    /// - Returns: Whether it inserted the model.
+    /// - Throws: As ``upsert(_:onConflict:update:)``.
+    @discardableResult
+    func insertOrIgnore<M: Model>(_ model: inout M, onConflict: [PartialKeyPath<M>]) throws -> Bool
+
     /// Deletes the row with the model's primary key.
     ///
     /// - Parameter model: The model.

@@ -27,35 +27,46 @@ extension DatabaseContext {
     func update<M: Model>(_ model: M, columnReferences references: [PropertyReference]) throws {
         try withConnection { connection in
             let table = try connection.table(for: M.self)
-            let columns = try table.partialUpdateColumns(references)
-            guard let keyCondition = table.statements.keyCondition else {
-                throw PersistenceError.noPrimaryKey(table)
+            try connection.update(
+                model, columnNames: try table.partialUpdateColumns(references), table: table)
+        }
+    }
+}
+
+extension Connection {
+    /// Updates the named columns (resolved and checked) of the row with the model's key.
+    ///
+    /// - Throws: ``PersistenceError`` with ``PersistenceError/isRowNotFound`` when no row has
+    ///   the key; ``DatabaseError`` for constraint violations.
+    func update<M: Model>(_ model: M, columnNames columns: [String], table: TableSchema) throws {
+        let connection = self
+        guard let keyCondition = table.statements.keyCondition else {
+            throw PersistenceError.noPrimaryKey(table)
+        }
+        let row = try connection.encodeRow(model, table: table)
+        let keys = try connection.keyValues(of: row, table: table)
+        for column in columns where row[column] == nil {
+            throw PersistenceError(
+                "\(table.typeName) did not encode column \(column)", table: table.tableName)
+        }
+        let assignments = columns.map { "\(SQL.quoteIdentifier($0)) = ?" }.joined(separator: ", ")
+        let sql =
+            "UPDATE \(SQL.quoteIdentifier(table.tableName)) SET \(assignments) WHERE \(keyCondition)"
+        // A UUID key binds every spelling of the key (see ModelStatements.keyArguments); a
+        // date or decimal key another tool stored in another form is found by value.
+        // A foreign key among the columns takes the parent's form when SQLite refuses it.
+        let updated = try connection.writingByStoredKey(row, table: table) { row in
+            try connection.writeKeepingForeignKeys(row, table: table) { row in
+                let values = columns.map { row[$0] ?? .null }
+                let keyArguments = table.statements.keyArguments(
+                    try connection.keyValues(of: row, table: table))
+                try connection.execute(
+                    SQL(sql, arguments: StatementArguments(positional: values + keyArguments)))
             }
-            let row = try connection.encodeRow(model, table: table)
-            let keys = try connection.keyValues(of: row, table: table)
-            for column in columns where row[column] == nil {
-                throw PersistenceError(
-                    "\(table.typeName) did not encode column \(column)", table: table.tableName)
-            }
-            let assignments = columns.map { "\(SQL.quoteIdentifier($0)) = ?" }.joined(separator: ", ")
-            let sql =
-                "UPDATE \(SQL.quoteIdentifier(table.tableName)) SET \(assignments) WHERE \(keyCondition)"
-            // A UUID key binds every spelling of the key (see ModelStatements.keyArguments); a
-            // date or decimal key another tool stored in another form is found by value.
-            // A foreign key among the columns takes the parent's form when SQLite refuses it.
-            let updated = try connection.writingByStoredKey(row, table: table) { row in
-                try connection.writeKeepingForeignKeys(row, table: table) { row in
-                    let values = columns.map { row[$0] ?? .null }
-                    let keyArguments = table.statements.keyArguments(
-                        try connection.keyValues(of: row, table: table))
-                    try connection.execute(
-                        SQL(sql, arguments: StatementArguments(positional: values + keyArguments)))
-                }
-                return connection.changes > 0
-            }
-            if !updated {
-                throw PersistenceError.rowNotFound(table: table, key: keys)
-            }
+            return connection.changes > 0
+        }
+        if !updated {
+            throw PersistenceError.rowNotFound(table: table, key: keys)
         }
     }
 }

@@ -73,6 +73,12 @@ extension ForwardingContext {
     func update<M: Model>(_ model: M, columns: [PartialKeyPath<M>]) throws {
         try base.update(model, columns: columns)
     }
+    func upsert<M: Model>(_ model: inout M, onConflict: [PartialKeyPath<M>], update: [PartialKeyPath<M>]?) throws {
+        try base.upsert(&model, onConflict: onConflict, update: update)
+    }
+    func insertOrIgnore<M: Model>(_ model: inout M, onConflict: [PartialKeyPath<M>]) throws -> Bool {
+        try base.insertOrIgnore(&model, onConflict: onConflict)
+    }
     func delete<M: Model>(_ model: M) throws -> Bool { try base.delete(model) }
     func delete<M: Model>(_ type: M.Type, id: some DatabaseValueConvertible) throws -> Bool {
         try base.delete(M.self, id: id)
