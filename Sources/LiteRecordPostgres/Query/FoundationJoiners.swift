@@ -158,7 +158,8 @@ package struct ContainsFollower: Equatable, Sendable {
         case nil: (members, sample) = (all, Self.nonLetter(of: kind))
         case let mark?:
             members = ScalarRanges.combine(all, FoundationJoiners.current.marks) { $0 && $1 == mark }
-            sample = Self.nonLetter(in: members) ?? members.ranges.first.flatMap { Unicode.Scalar($0.lowerBound) }
+            sample =
+                Self.nonLetter(in: members) ?? members.ranges.first.flatMap { Unicode.Scalar($0.lowerBound) }
         }
     }
 

@@ -112,7 +112,8 @@ package enum GraphemeTextPattern {
 
         // No Indic conjunct: Foundation joins across a virama by its own rule, which
         // `FoundationJoiners` states (and Swift's conjunct context would only blur it).
-        static let all: [Context] = [.start, .pictographicExtended] + GraphemeClass.allCases.map(Context.scalar)
+        static let all: [Context] =
+            [.start, .pictographicExtended] + GraphemeClass.allCases.map(Context.scalar)
 
         var sample: String {
             switch self {
