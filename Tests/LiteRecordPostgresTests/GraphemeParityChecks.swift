@@ -96,28 +96,102 @@ enum GraphemeParityChecks {
 }
 
 extension GraphemeParityChecks {
-    /// Where PostgreSQL's `contains` still differs from Foundation's: a needle that begins or
-    /// ends with a virama (or a ZWJ after one), whose occurrence Foundation accepts or rejects
-    /// by more than the scalar classes around it (`"1\u{94D}a"` contains `"\u{94D}"`,
-    /// `"a\u{94D}a"` does not). SQLite asks Foundation itself, so it agrees.
+    /// Foundation's `contains` joins a letter after a virama (or after a ZWJ that follows one)
+    /// when the cluster before the virama starts with a letter (or a ZWJ), whatever Swift's
+    /// characters: `"1\u{94D}a"` contains `"\u{94D}"`, `"a\u{94D}a"` does not. Generated texts
+    /// (a base, a mark, a virama of Devanagari, Malayalam, Balinese (spacing) or Brahmi (outside
+    /// the Basic Multilingual Plane), a ZWJ, a following letter or not; about 1,000) and needles
+    /// around the virama: every predicate selects the rows Swift's `filter` does.
+    static let viramaTexts: [String] = {
+        let bases = ["", "a", "1", "\u{915}", "\u{995}", "\u{D15}", "\u{200D}", "👍", "\u{AC01}", "\u{11013}"]
+        let viramas = ["\u{94D}", "\u{D4D}", "\u{1B44}", "\u{11046}"]
+        let followers = ["", "a", "1", "\u{937}", "\u{D30}"]
+        var texts: [String] = []
+        for base in bases {
+            for mark in ["", "\u{93C}", "\u{200C}"] {
+                for virama in viramas {
+                    for joiner in ["", "\u{200D}"] {
+                        texts += followers.map { base + mark + virama + joiner + $0 }
+                    }
+                }
+            }
+        }
+        return texts + [
+            "a\u{94D}\u{1B44}b", "1\u{94D}\u{1B44}b", "a\u{94D}\u{200D}\u{200D}b", "a\u{200D}\u{94D}b",
+            "1\u{94D}\u{200D}\u{200D}b", "\u{301}\u{94D}a", "-\u{301}\u{94D}a", "x\u{1F3FD}\u{94D}a",
+            "👍\u{1F3FD}\u{94D}a",
+            "\u{915}\u{94D}\u{937}", "\u{915}\u{94D}\u{200D}\u{937}", "\u{995}\u{9CD}\u{9B7}", "\u{94D}a",
+            "\u{11013}\u{94D}\u{200D}a", "\u{94D}\u{200D}a", "\u{200D}\u{94D}a",
+        ]
+    }()
+
+    static let viramaNeedles: [String] = {
+        var needles = [
+            "\u{200D}", "\u{200D}\u{200D}", "\u{915}\u{94D}", "\u{915}\u{93C}\u{94D}", "\u{94D}\u{937}",
+        ]
+        needles += ["\u{D15}\u{D4D}\u{200D}", "\u{200D}a", "\u{11013}\u{94D}", "\u{9CD}", "\u{995}\u{9CD}"]
+        needles += ["\u{200C}\u{94D}", "\u{93C}\u{94D}\u{200D}", "\u{94D}\u{200D}a", "\u{995}\u{93C}"]
+        for virama in ["\u{94D}", "\u{D4D}", "\u{1B44}", "\u{11046}"] {
+            needles += [virama, virama + "\u{200D}", "\u{93C}" + virama, "a" + virama, "1" + virama]
+        }
+        return needles
+    }()
+
     static func viramaNeedles(_ db: some ModelContext, _ backend: ParityBackend) throws {
-        var records = ["1\u{94D}a", "a\u{94D}a", "a\u{94D}1", "\u{AC01}\u{94D}\u{200D}a"].enumerated().map {
+        var records = viramaTexts.enumerated().map {
             TextRecord(
                 id: nil, text: $1, nick: nil, level: $0, tags: [], marks: [], scores: [:], items: [],
                 address: nil, grid: [])
         }
         for index in records.indices { try db.insert(&records[index]) }
+        let texts = Dictionary(uniqueKeysWithValues: records.map { ($0.id ?? 0, $0.text) })
         var differences: [String] = []
-        for needle in ["\u{94D}", "\u{200D}"] {
-            let expected = records.filter { $0.text.swiftContains(needle) }.compactMap(\.id)
-            let selected = try db.query(TextRecord.self).where { $0.text.contains(needle) }
-                .order { $0.id.ascending }.fetchAll().compactMap(\.id)
-            if selected != expected {
-                differences.append("contains(\(needle.debugDescription)): \(selected)")
+        var selections = 0
+        for needle in viramaNeedles {
+            let shapes = [
+                TextShape(
+                    name: "contains", sql: { $0.text.contains(needle) },
+                    swift: { $0.text.swiftContains(needle) }),
+                TextShape(
+                    name: "hasPrefix", sql: { $0.text.hasPrefix(needle) },
+                    swift: { $0.text.swiftHasPrefix(needle) }),
+                TextShape(
+                    name: "hasSuffix", sql: { $0.text.hasSuffix(needle) },
+                    swift: { $0.text.swiftHasSuffix(needle) }),
+            ]
+            for shape in shapes {
+                let expected = records.filter(shape.swift).compactMap(\.id)
+                let selected = try db.query(TextRecord.self).where(shape.sql).order { $0.id.ascending }
+                    .fetchAll().compactMap(\.id)
+                if selected != expected {
+                    let differing = Set(selected).symmetricDifference(expected).sorted().prefix(4).map {
+                        (texts[$0] ?? "").unicodeScalars.map { String($0.value, radix: 16) }.joined(
+                            separator: " ")
+                    }
+                    differences.append("\(shape.name)(\(needle.debugDescription)) on \(differing)")
+                }
+                if !expected.isEmpty { selections += 1 }
             }
         }
-        withKnownIssue("PostgreSQL's contains differs from Foundation's for some needles at a virama") {
-            #expect(differences.isEmpty, "\(backend.name): \(differences.joined(separator: "; "))")
+        #expect(differences.isEmpty, "\(backend.name): \(differences.joined(separator: "; "))")
+        #expect(selections > 50, "the texts exercise the needles: \(selections) selections")
+        try reorderedMarks(db, backend)
+    }
+
+    /// Foundation's search also compares marks in canonical order, so in text whose marks are
+    /// not in that order it can accept a spelling with other bytes (`"\u{D4D}\u{93C}"` as
+    /// `"\u{93C}\u{D4D}"`) where it refuses the exact bytes: SQLite, which asks Foundation about
+    /// a row whose bytes occur, selects it; PostgreSQL judges the byte occurrences only.
+    private static func reorderedMarks(_ db: some ModelContext, _ backend: ParityBackend) throws {
+        let (text, needle) = ("👍\u{D4D}\u{93C}\u{D4D}👍", "\u{D4D}\u{93C}")
+        var record = TextRecord(
+            id: nil, text: text, nick: nil, level: 0, tags: [], marks: [], scores: [:], items: [],
+            address: nil, grid: [])
+        try db.insert(&record)
+        let selected = try db.query(TextRecord.self).where { $0.text.contains(needle) }.fetchAll()
+        #expect(text.contains(needle))
+        withKnownIssue("PostgreSQL's contains does not find marks Foundation reorders") {
+            #expect(selected.contains { $0.id == record.id }, "\(backend.name)")
         } when: {
             backend == .postgres
         }

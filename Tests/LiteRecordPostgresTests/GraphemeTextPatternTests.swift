@@ -102,3 +102,47 @@ extension GraphemeTextPatternTests {
         return lines.joined(separator: "\n")
     }
 }
+
+extension GraphemeTextPatternTests {
+    /// CoreFoundation's sets, which `contains` states for a needle ending with a virama or a ZWJ,
+    /// are what Foundation answers for every scalar: a mark after `a` makes it refuse `a`; a
+    /// letter after `a` and a virama makes it refuse them (a mark that is a letter: as the base
+    /// at the text's start); a virama of the Basic Multilingual Plane between `a` and a virama,
+    /// and `a`, makes it refuse the virama.
+    @Test func foundationJoinersMatchFoundation() {
+        let joiners = FoundationJoiners.current
+        var differing: [String] = []
+        for value in UInt32(1)...0x10FFFF where value != 0x200D {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let text = String(scalar)
+            let treatedAsMark =
+                [0xFF9E, 0xFF9F].contains(value) || (0xF870...0xF87F).contains(value)
+                || (0x1F3FB...0x1F3FF).contains(value) || (0xE0020...0xE007F).contains(value)
+            let mark = treatedAsMark || !("a" + text).contains("a")
+            let letter =
+                mark ? !(text + "\u{94D}a").contains("\u{94D}") : !("a\u{94D}" + text).contains("a\u{94D}")
+            let virama = value <= 0xFFFF && !("a\u{94D}" + text + "a").contains(text)
+            if mark != joiners.marks.contains(scalar) || letter != joiners.letters.contains(scalar)
+                || virama != joiners.viramas.contains(scalar)
+            {
+                differing.append(String(value, radix: 16))
+            }
+        }
+        #expect(differing.isEmpty, "Foundation differs on U+\(differing.prefix(20))")
+        #expect(!joiners.marks.contains("\u{200D}") && !joiners.letters.contains("\u{200D}"))
+    }
+
+    /// The joining constraint is added for a needle ending with a virama or a ZWJ only.
+    @Test func joiningConstraintOnlyAtAVirama() {
+        let joiners = FoundationJoiners.current
+        #expect(joiners.constraint(after: "a") == nil)
+        #expect(joiners.constraint(after: "\u{94D}a") == nil)
+        #expect(joiners.constraint(after: "\u{11046}") == nil)  // outside the BMP: not read
+        #expect(joiners.constraint(after: "\u{94D}") != nil)
+        #expect(joiners.constraint(after: "\u{915}\u{D4D}") != nil)
+        #expect(joiners.constraint(after: "\u{200D}") != nil)
+        #expect(
+            GraphemeTextPattern.contains("\u{94D}")?.hasSuffix(joiners.constraint(after: "\u{94D}") ?? "")
+                == true)
+    }
+}

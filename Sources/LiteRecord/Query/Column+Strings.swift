@@ -80,9 +80,9 @@ extension Column where Value: StringProtocol {
     public func hasSuffix(_ suffix: String) -> Condition { hasSuffixCondition(suffix, guardingNull: false) }
 
     /// Whether the text contains `other`, case-sensitively: Foundation's answer where the UTF-8
-    /// bytes match (see `hasPrefix(_:)` above); `"👍🏽"` does not contain `"👍"`. On PostgreSQL, a
-    /// value that begins or ends with a virama (or a ZWJ after one) can still get another
-    /// answer than Foundation's (a known issue).
+    /// bytes match (see `hasPrefix(_:)` above); `"👍🏽"` does not contain `"👍"`. On PostgreSQL,
+    /// text whose combining marks are not in canonical order can still get another answer than
+    /// Foundation's, which also accepts the value with its marks reordered (a known issue).
     ///
     /// - Parameter other: The text to look for; `""` matches no row, as Foundation's
     ///   `"abc".contains("")` is `false`.

@@ -18,7 +18,10 @@ import Foundation
 //   Swift's character rule: it finds `"🇷🇩"` in `"🇫🇷🇩🇪"` and `"\n"` in `"\r\n"`, and rejects a
 //   match followed by a scalar that extends it (`"👍🏽"`, `"e\u{301}"`, `"क्ष"` for `"क्"`).
 //   Which scalars do is asked of Foundation itself, one representative of each class after the
-//   needle: `other(?![scalars after which Foundation rejects the match])`.
+//   needle: `other(?![scalars after which Foundation rejects the match])`. After a virama (or a
+//   ZWJ that follows one) Foundation also refuses a letter when the cluster before the virama
+//   starts with one (`"a\u{94D}a"`, not `"1\u{94D}a"`), which Swift's classes cannot tell:
+//   `FoundationJoiners` adds that constraint.
 
 /// The regular expression, if any, that a byte match of a text predicate must also satisfy for
 /// PostgreSQL to give Swift's answer.
@@ -75,10 +78,11 @@ package enum GraphemeTextPattern {
     package static func contains(_ other: String) -> String? {
         // Foundation traps on some texts holding NUL; PostgreSQL's text holds none anyway.
         guard !other.isEmpty, !other.unicodeScalars.contains("\0") else { return nil }
-        var groups: [(rejecting: [GraphemeClass?], contexts: [Context])] = []
+        var groups: [(rejecting: [ContainsFollower?], contexts: [Context])] = []
+        let followers = ContainsFollower.all.filter { $0.sample != nil }
         for context in Context.all {
-            let rejecting = ([nil] + GraphemeClass.allCases).filter { after in
-                !foundationFinds(other, after: context.sample, before: after?.representative)
+            let rejecting = ([nil] + followers).filter { after in
+                !foundationFinds(other, after: context.sample, before: after?.sample)
             }
             if let index = groups.firstIndex(where: { $0.rejecting == rejecting }) {
                 groups[index].contexts.append(context)
@@ -86,13 +90,17 @@ package enum GraphemeTextPattern {
                 groups.append((rejecting, [context]))
             }
         }
-        guard groups.contains(where: { !$0.rejecting.isEmpty }) else { return nil }
+        let joining = FoundationJoiners.current.constraint(after: other)
+        guard groups.contains(where: { !$0.rejecting.isEmpty }) || joining != nil else { return nil }
         let needle = escaped(other)
-        if groups.count == 1 { return needle + lookahead(refusing: groups[0].rejecting) }
-        return groups.map { group in
-            "(?:" + group.contexts.map(\.lookbehind).joined(separator: "|") + ")" + needle
-                + lookahead(refusing: group.rejecting)
-        }.joined(separator: "|")
+        let pattern =
+            groups.count == 1
+            ? needle + lookahead(refusing: groups[0].rejecting)
+            : groups.map { group in
+                "(?:" + group.contexts.map(\.lookbehind).joined(separator: "|") + ")" + needle
+                    + lookahead(refusing: group.rejecting)
+            }.joined(separator: "|")
+        return joining.map { "(?:" + pattern + ")" + $0 } ?? pattern
     }
 
     /// What precedes an occurrence, as far as Foundation's `contains` looks.
@@ -101,18 +109,21 @@ package enum GraphemeTextPattern {
         case scalar(GraphemeClass)
         /// An emoji and extending marks, which a ZWJ would join to a following emoji.
         case pictographicExtended
-        /// An Indic consonant and a virama (and marks), which join a following consonant.
-        case conjunctLinked
 
+        // No Indic conjunct: Foundation joins across a virama by its own rule, which
+        // `FoundationJoiners` states (and Swift's conjunct context would only blur it).
         static let all: [Context] =
-            [.start, .pictographicExtended, .conjunctLinked] + GraphemeClass.allCases.map(Context.scalar)
+            [.start, .pictographicExtended] + GraphemeClass.allCases.map(Context.scalar)
 
         var sample: String {
             switch self {
             case .start: ""
-            case .scalar(let kind): String(kind.representative)
+            // No letter where the class has others (`-` for `a`, a base before a mark), so that
+            // Foundation's joining of letters is left to `FoundationJoiners`, which sees the
+            // actual scalars.
+            case .scalar(.extend): "-\u{301}"
+            case .scalar(let kind): String(ContainsFollower.nonLetter(of: kind))
             case .pictographicExtended: "\u{1F468}\u{FE0F}"
-            case .conjunctLinked: "\u{915}\u{94D}"
             }
         }
 
@@ -122,11 +133,10 @@ package enum GraphemeTextPattern {
             switch self {
             case .start: return "^"
             case .pictographicExtended: return "(?<=" + emoji(marks: "+") + ")"
-            case .conjunctLinked: return "(?<=" + conjunct + ")"
             case .scalar(let kind):
                 let own = "(?<=" + (bracket([kind]) ?? ".") + ")"
                 guard [.extend, .zeroWidthJoiner, .spacingMark].contains(kind) else { return own }
-                return own + "(?<!" + emoji(marks: "+") + ")(?<!" + conjunct + ")"
+                return own + "(?<!" + emoji(marks: "+") + ")"
             }
         }
 
@@ -140,10 +150,17 @@ package enum GraphemeTextPattern {
         return text.range(of: other, options: .anchored, range: start..<text.endIndex) != nil
     }
 
-    /// A lookahead refusing the classes (`nil`: the end of the text), or `""` for none.
-    private static func lookahead(refusing classes: [GraphemeClass?]) -> String {
-        var refused = bracket(classes.compactMap { $0 }).map { [$0] } ?? []
-        if classes.contains(nil) { refused.append("$") }
+    /// A lookahead refusing the followers (`nil`: the end of the text), or `""` for none.
+    private static func lookahead(refusing followers: [ContainsFollower?]) -> String {
+        let kinds = followers.compactMap { $0 }
+        var refused: [String] = []
+        if kinds.contains(where: { $0.kind == .other }) {
+            let rest = ContainsFollower.all.filter { !kinds.contains($0) }
+            refused.append(bracket(members: rest.map(\.members.bracketMembers).joined(), complement: true))
+        } else if !kinds.isEmpty {
+            refused.append(bracket(members: kinds.map(\.members.bracketMembers).joined()))
+        }
+        if followers.contains(nil) { refused.append("$") }
         return refused.isEmpty ? "" : "(?!" + refused.joined(separator: "|") + ")"
     }
 
