@@ -129,7 +129,9 @@ extension ModelDatabase {
     ) async throws {
         // Key paths are immutable objects, safe to hand to the writing thread (see update(_:columns:)).
         nonisolated(unsafe) let (conflict, update) = (onConflict, update)
-        model = try await writing(changing: model) { try $0.upsert(&$1, onConflict: conflict, update: update) }
+        model = try await writing(changing: model) {
+            try $0.upsert(&$1, onConflict: conflict, update: update)
+        }
     }
 
     /// Inserts the model unless a row with the same values in `onConflict` exists, off the

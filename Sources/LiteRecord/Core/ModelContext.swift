@@ -93,7 +93,8 @@ public protocol ModelContext {
     /// - Throws: ``SchemaError`` before anything is written for a key path that is not a column,
     ///   an update of a key column, or a conflict target no unique constraint covers;
     ///   ``DatabaseError`` for another constraint violation.
-    func upsert<M: Model>(_ model: inout M, onConflict: [PartialKeyPath<M>], update: [PartialKeyPath<M>]?) throws
+    func upsert<M: Model>(_ model: inout M, onConflict: [PartialKeyPath<M>], update: [PartialKeyPath<M>]?)
+        throws
 
     /// Inserts the model unless a row with the same values in `onConflict` exists.
     ///

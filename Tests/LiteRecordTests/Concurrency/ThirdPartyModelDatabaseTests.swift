@@ -73,7 +73,9 @@ extension ForwardingContext {
     func update<M: Model>(_ model: M, columns: [PartialKeyPath<M>]) throws {
         try base.update(model, columns: columns)
     }
-    func upsert<M: Model>(_ model: inout M, onConflict: [PartialKeyPath<M>], update: [PartialKeyPath<M>]?) throws {
+    func upsert<M: Model>(_ model: inout M, onConflict: [PartialKeyPath<M>], update: [PartialKeyPath<M>]?)
+        throws
+    {
         try base.upsert(&model, onConflict: onConflict, update: update)
     }
     func insertOrIgnore<M: Model>(_ model: inout M, onConflict: [PartialKeyPath<M>]) throws -> Bool {
