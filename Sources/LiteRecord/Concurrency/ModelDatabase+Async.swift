@@ -157,6 +157,39 @@ extension ModelDatabase {
         return inserted
     }
 
+    /// Inserts the model off the calling task and returns the row as the database stored it.
+    ///
+    /// - Parameter model: The model.
+    /// - Returns: The stored row.
+    /// - Throws: As the synchronous form, or a cancellation error.
+    public func insertAndFetch<M: Model>(_ model: M) async throws -> M {
+        try await runOffTask(.writing) { try $0.insertAndFetch(model) }
+    }
+
+    /// Updates the model's row off the calling task and returns it as the database stored it.
+    ///
+    /// - Parameter model: The model.
+    /// - Returns: The stored row.
+    /// - Throws: As the synchronous form, or a cancellation error.
+    public func updateAndFetch<M: Model>(_ model: M) async throws -> M {
+        try await runOffTask(.writing) { try $0.updateAndFetch(model) }
+    }
+
+    /// Upserts the model off the calling task and returns the row as the database stored it.
+    ///
+    /// - Parameters:
+    ///   - model: The model.
+    ///   - onConflict: The columns that identify the row (the primary key when empty).
+    ///   - update: The columns to update on a conflict; `nil` for all but the key.
+    /// - Returns: The stored row.
+    /// - Throws: As the synchronous form, or a cancellation error.
+    public func upsertAndFetch<M: Model>(
+        _ model: M, onConflict: [PartialKeyPath<M>] = [], update: [PartialKeyPath<M>]? = nil
+    ) async throws -> M {
+        nonisolated(unsafe) let (conflict, update) = (onConflict, update)
+        return try await runOffTask(.writing) { try $0.upsertAndFetch(model, onConflict: conflict, update: update) }
+    }
+
     private func writing<M: Model>(
         changing model: M, _ body: @escaping @Sendable (any ModelContext, inout M) throws -> Void
     ) async throws -> M {

@@ -106,6 +106,33 @@ public protocol ModelContext {
     @discardableResult
     func insertOrIgnore<M: Model>(_ model: inout M, onConflict: [PartialKeyPath<M>]) throws -> Bool
 
+    /// Inserts the model and returns the row as the database stored it: defaults, generated
+    /// columns and values a trigger set included, read back in the same transaction.
+    ///
+    /// - Parameter model: The model.
+    /// - Returns: The stored row, with its generated key.
+    /// - Throws: As `insert(_:)`; ``PersistenceError`` for a model without a primary key.
+    func insertAndFetch<M: Model>(_ model: M) throws -> M
+
+    /// Updates the row with the model's key and returns it as the database stored it.
+    ///
+    /// - Parameter model: The model.
+    /// - Returns: The stored row.
+    /// - Throws: As `update(_:)`.
+    func updateAndFetch<M: Model>(_ model: M) throws -> M
+
+    /// Upserts the model (``upsert(_:onConflict:update:)``) and returns the row as the database
+    /// stored it: on a conflict, the row met, its columns not updated as they were.
+    ///
+    /// - Parameters:
+    ///   - model: The model.
+    ///   - onConflict: The columns that identify the row (the primary key when empty).
+    ///   - update: The columns to update on a conflict, or `nil` for all but the key.
+    /// - Returns: The stored row.
+    /// - Throws: As ``upsert(_:onConflict:update:)``.
+    func upsertAndFetch<M: Model>(_ model: M, onConflict: [PartialKeyPath<M>], update: [PartialKeyPath<M>]?)
+        throws -> M
+
     /// Deletes the row with the model's primary key.
     ///
     /// - Parameter model: The model.

@@ -81,6 +81,13 @@ extension ForwardingContext {
     func insertOrIgnore<M: Model>(_ model: inout M, onConflict: [PartialKeyPath<M>]) throws -> Bool {
         try base.insertOrIgnore(&model, onConflict: onConflict)
     }
+    func insertAndFetch<M: Model>(_ model: M) throws -> M { try base.insertAndFetch(model) }
+    func updateAndFetch<M: Model>(_ model: M) throws -> M { try base.updateAndFetch(model) }
+    func upsertAndFetch<M: Model>(_ model: M, onConflict: [PartialKeyPath<M>], update: [PartialKeyPath<M>]?)
+        throws -> M
+    {
+        try base.upsertAndFetch(model, onConflict: onConflict, update: update)
+    }
     func delete<M: Model>(_ model: M) throws -> Bool { try base.delete(model) }
     func delete<M: Model>(_ type: M.Type, id: some DatabaseValueConvertible) throws -> Bool {
         try base.delete(M.self, id: id)
