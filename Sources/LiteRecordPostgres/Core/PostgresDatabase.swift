@@ -25,6 +25,8 @@ public final class PostgresDatabase: PostgresContext, Sendable {
     let findTexts = Locked<[ObjectIdentifier: String]>([:])
     /// The text of each model type's `INSERT`, with the columns it names.
     let insertTexts = Locked<[PostgresInsertShape: (columns: [String], text: String)]>([:])
+    /// The text of each model type's `UPDATE`, with the columns it was built for.
+    let updateTexts = Locked<[PostgresUpdateShape: PostgresUpdateText]>([:])
     /// Makes conflicting transactions converge when they run again.
     let retryGate: TransactionRetryGate
     /// The listener and triggers that observations share.
