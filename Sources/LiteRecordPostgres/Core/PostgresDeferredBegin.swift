@@ -52,7 +52,7 @@ extension PostgresConnection {
         guard PQsendQueryParams(handle, begin, 0, nil, nil, nil, nil, 0) == 1 else {
             throw pipelineFailure(sql: beginSQL)
         }
-        let count = Int32(parameters.types.count)
+        let count = Int32(parameters.count)
         let format: Int32 = statement.binaryResults ? 1 : 0
         let handle = handle
         let sent = parameters.withCArrays { _, pointers, lengths, formats in
