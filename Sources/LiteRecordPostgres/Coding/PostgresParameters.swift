@@ -5,32 +5,34 @@ import LiteRecord
 /// strings (their type inferred by the server from where they are used), binary `bytea` for
 /// bytes.
 ///
-/// Every value's bytes go into one buffer as they are converted, so that a statement's
-/// parameters cost a few allocations whatever their number (a find runs one per call).
+/// Every value's bytes go into one buffer as they are converted, and each value's place in it
+/// into one array: two allocations whatever the number of values (a find runs one statement per
+/// call, an update another). The C arrays of types, pointers, lengths and formats are made on the
+/// stack, only for the call that takes them (``withCArrays(_:)``); five arrays kept here cost,
+/// allocated and freed, more than converting the values.
 struct PostgresParameters {
-    /// Each parameter's type: 0 (inferred by the server) or 17 (`bytea`, sent as raw bytes).
-    private(set) var types: [UInt32] = []
-    private var lengths: [Int32] = []
-    private var formats: [Int32] = []
+    /// Where one value's bytes are in ``bytes``.
+    private struct Slot {
+        /// Its first byte; -1 for NULL.
+        var offset: Int
+        /// Its length, counting a text's NUL.
+        var length: Int32
+        /// Whether it is raw `bytea` (type 17, binary format) rather than text.
+        var isBinary: Bool
+    }
+
+    private var slots: [Slot] = []
     /// Every value's bytes, one after the other: NUL-terminated text, or raw bytes.
     private var bytes: [UInt8] = []
-    /// Where each value starts in ``bytes``; -1 for NULL.
-    private var offsets: [Int] = []
 
     private static let byteaType: UInt32 = 17
 
     init(_ values: [DatabaseValue], sql: SQL) throws {
-        types.reserveCapacity(values.count)
-        lengths.reserveCapacity(values.count)
-        formats.reserveCapacity(values.count)
-        offsets.reserveCapacity(values.count)
+        slots.reserveCapacity(values.count)
         for (index, value) in values.enumerated() {
             switch value {
             case .null:
-                offsets.append(-1)
-                types.append(0)
-                formats.append(0)
-                lengths.append(0)
+                slots.append(Slot(offset: -1, length: 0, isBinary: false))
             case .integer(let integer):
                 appendText(String(integer))
             case .real(let real):
@@ -50,11 +52,8 @@ struct PostgresParameters {
                 }
                 appendText(text)
             case .blob(let data):
-                offsets.append(bytes.count)
+                slots.append(Slot(offset: bytes.count, length: Int32(data.count), isBinary: true))
                 bytes.append(contentsOf: data)
-                types.append(PostgresParameters.byteaType)
-                formats.append(1)
-                lengths.append(Int32(data.count))
             }
         }
         // A base address for the pointers, even when every value is empty.
@@ -63,12 +62,25 @@ struct PostgresParameters {
 
     /// Appends a value as NUL-terminated text, inferred by the server.
     private mutating func appendText(_ text: String) {
-        offsets.append(bytes.count)
+        let offset = bytes.count
         bytes.append(contentsOf: text.utf8)
         bytes.append(0)
-        types.append(0)
-        formats.append(0)
-        lengths.append(Int32(bytes.count - offsets[offsets.count - 1]))
+        slots.append(Slot(offset: offset, length: Int32(bytes.count - offset), isBinary: false))
+    }
+
+    /// The number of parameters.
+    var count: Int { slots.count }
+
+    /// Each parameter's type: 0 (inferred by the server) or 17 (`bytea`, sent as raw bytes).
+    var types: [UInt32] { slots.map { $0.isBinary ? Self.byteaType : 0 } }
+
+    /// Whether ``types`` are `types` (those a statement was prepared with), without making them.
+    func hasTypes(_ types: [UInt32]) -> Bool {
+        guard types.count == slots.count else { return false }
+        for (type, slot) in zip(types, slots) where type != (slot.isBinary ? Self.byteaType : 0) {
+            return false
+        }
+        return true
     }
 
     /// PostgreSQL's spelling of a double: shortest round-trip digits, `Infinity`, `NaN`.
@@ -85,20 +97,26 @@ struct PostgresParameters {
             UnsafePointer<Int32>?
         ) -> R
     ) -> R {
-        bytes.withUnsafeBufferPointer { buffer in
+        let count = slots.count
+        return bytes.withUnsafeBufferPointer { buffer in
             let base = UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self)
-            return withUnsafeTemporaryAllocation(of: UnsafePointer<CChar>?.self, capacity: offsets.count) {
+            return withUnsafeTemporaryAllocation(of: UnsafePointer<CChar>?.self, capacity: count) {
                 pointers in
-                for (index, offset) in offsets.enumerated() {
-                    pointers.initializeElement(at: index, to: offset < 0 ? nil : base + offset)
-                }
-                return types.withUnsafeBufferPointer { types in
-                    lengths.withUnsafeBufferPointer { lengths in
-                        formats.withUnsafeBufferPointer { formats in
-                            body(
-                                types.baseAddress, UnsafePointer(pointers.baseAddress), lengths.baseAddress,
-                                formats.baseAddress)
+                withUnsafeTemporaryAllocation(of: UInt32.self, capacity: count) { types in
+                    // The lengths, then the formats.
+                    withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * count) { numbers in
+                        for (index, slot) in slots.enumerated() {
+                            pointers.initializeElement(
+                                at: index, to: slot.offset < 0 ? nil : base + slot.offset)
+                            types.initializeElement(at: index, to: slot.isBinary ? Self.byteaType : 0)
+                            numbers.initializeElement(at: index, to: slot.length)
+                            numbers.initializeElement(at: count + index, to: slot.isBinary ? 1 : 0)
                         }
+                        let numbersBase = numbers.baseAddress.map { UnsafePointer($0) }
+                        return body(
+                            UnsafePointer(types.baseAddress), UnsafePointer(pointers.baseAddress),
+                            numbersBase,
+                            numbersBase.map { $0 + count })
                     }
                 }
             }

@@ -145,7 +145,7 @@ public final class PostgresConnection {
             PQtransactionStatus(handle) != PQTRANS_INERROR
         {
             let parameters = try PostgresParameters(values, sql: sql)
-            if statement.preparedName == nil || statement.preparedTypes == parameters.types {
+            if statement.preparedName == nil || parameters.hasTypes(statement.preparedTypes) {
                 return try executePrepared(statement, parameters, sql: sql, keepingResult: keepingResult)
             }
         }
@@ -207,7 +207,7 @@ public final class PostgresConnection {
         keepingResult: Bool
     ) throws -> PostgresResult {
         // Read outside the closure, which then captures no copy of the parameters.
-        let count = Int32(parameters.types.count)
+        let count = Int32(parameters.count)
         let format: Int32 = statement.binaryResults ? 1 : 0
         let handle = handle
         let result = parameters.withCArrays { _, pointers, lengths, formats in

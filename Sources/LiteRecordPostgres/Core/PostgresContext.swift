@@ -80,13 +80,19 @@ public final class PostgresSession {
         }
     }
 
+    /// `COMMIT` and `ROLLBACK`, made once rather than from their literals at every transaction.
+    private static let commit: SQL = "COMMIT"
+    private static let rollback: SQL = "ROLLBACK"
+
     /// Runs `body` in a transaction, or in a savepoint when one is already open (named
     /// `savepointName`, quoted, or a generated name).
     func runTransaction<T>(
         begin: String, savepointName: String? = nil, _ body: (PostgresTransaction) throws -> T
     ) throws -> T {
         let isOutermost = transactionDepth == 0
-        let savepoint = savepointName.map(SQL.quoteIdentifier) ?? "literecord_\(transactionDepth)"
+        // Named only for a savepoint: the outermost transaction, every one, has no use for it.
+        let savepoint =
+            isOutermost ? "" : savepointName.map(SQL.quoteIdentifier) ?? "literecord_\(transactionDepth)"
         if isOutermost {
             connection.beginWithNextStatement(begin)
         } else {
@@ -106,7 +112,7 @@ public final class PostgresSession {
             }
         } catch {
             if isOutermost {
-                if !connection.dropUnsentBegin() { _ = try? connection.execute("ROLLBACK") }
+                if !connection.dropUnsentBegin() { _ = try? connection.execute(Self.rollback) }
                 pendingTables = []
             } else {
                 _ = try? connection.execute(SQL(verbatim: "ROLLBACK TO SAVEPOINT \(savepoint)"))
@@ -117,9 +123,9 @@ public final class PostgresSession {
         if isOutermost {
             do {
                 // A body that sent nothing began nothing: there is nothing to commit.
-                if !connection.dropUnsentBegin() { try execute("COMMIT") }
+                if !connection.dropUnsentBegin() { try execute(Self.commit) }
             } catch {
-                _ = try? connection.execute("ROLLBACK")
+                _ = try? connection.execute(Self.rollback)
                 pendingTables = []
                 throw error
             }

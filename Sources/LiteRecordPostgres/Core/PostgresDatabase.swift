@@ -25,6 +25,10 @@ public final class PostgresDatabase: PostgresContext, Sendable {
     let findTexts = Locked<[ObjectIdentifier: String]>([:])
     /// The text of each model type's `INSERT`, with the columns it names.
     let insertTexts = Locked<[PostgresInsertShape: (columns: [String], text: String)]>([:])
+    /// The text of each model type's `UPDATE`, with the columns it was built for.
+    let updateTexts = Locked<[PostgresUpdateShape: PostgresUpdateText]>([:])
+    /// `BEGIN` at the configured isolation level, spelled once rather than at every transaction.
+    let transactionBegin: String
     /// Makes conflicting transactions converge when they run again.
     let retryGate: TransactionRetryGate
     /// The listener and triggers that observations share.
@@ -41,6 +45,7 @@ public final class PostgresDatabase: PostgresContext, Sendable {
     ///   or refuses the connection; one connection is opened here to check the URL.
     public init(url: String, configuration: PostgresConfiguration = PostgresConfiguration()) throws {
         self.configuration = configuration
+        transactionBegin = "BEGIN ISOLATION LEVEL \(configuration.isolation.rawValue)"
         retryGate = TransactionRetryGate(widest: configuration.maximumConnections)
         pool = PostgresPool(
             url: url, maximum: configuration.maximumConnections,
@@ -113,7 +118,7 @@ public final class PostgresDatabase: PostgresContext, Sendable {
     ///   attempts.
     @discardableResult
     public func transaction<T>(_ body: (PostgresTransaction) throws -> T) throws -> T {
-        try runRetryingTransaction(begin: "BEGIN ISOLATION LEVEL \(configuration.isolation.rawValue)", body)
+        try runRetryingTransaction(begin: transactionBegin, body)
     }
 
     /// Runs `body` in a savepoint; outside a transaction, that is a transaction of its own,

@@ -48,11 +48,10 @@ extension PostgresConnection {
                 name, statement, parameters, sql: sql, keepingResult: keepingResult)
         }
         defer { _ = PQexitPipelineMode(handle) }
-        let beginSQL = SQL(verbatim: begin)
         guard PQsendQueryParams(handle, begin, 0, nil, nil, nil, nil, 0) == 1 else {
-            throw pipelineFailure(sql: beginSQL)
+            throw pipelineFailure(sql: SQL(verbatim: begin))
         }
-        let count = Int32(parameters.types.count)
+        let count = Int32(parameters.count)
         let format: Int32 = statement.binaryResults ? 1 : 0
         let handle = handle
         let sent = parameters.withCArrays { _, pointers, lengths, formats in
@@ -63,7 +62,13 @@ extension PostgresConnection {
         // BEGIN's result, then the statement's (skipped by the server when BEGIN failed); each
         // is followed by a NULL, and the sync by its own result.
         if let started = nextPipelineResult() {
-            do { _ = try result(of: started, sql: beginSQL) } catch { failure = error }
+            // `BEGIN`'s text as SQL only for an error: made at every transaction, it cost more
+            // than reading its result.
+            if PQresultStatus(started) == PGRES_COMMAND_OK, PQstatus(handle) == CONNECTION_OK {
+                PQclear(started)
+            } else {
+                do { _ = try result(of: started, sql: SQL(verbatim: begin)) } catch { failure = error }
+            }
         }
         var value: PostgresResult?
         if let ran = nextPipelineResult() {

@@ -55,7 +55,7 @@ extension PostgresConnection {
                 numbered.count == values.count
             else { return nil }
             let parameters = try PostgresParameters(values, sql: sql)
-            if statement.preparedName != nil, statement.preparedTypes != parameters.types { return nil }
+            if statement.preparedName != nil, !parameters.hasTypes(statement.preparedTypes) { return nil }
             statement.uses += 1
             let name = try preparedName(of: statement, parameters, sql: sql)
             sends.append((name, statement.binaryResults, parameters, sql))
@@ -73,7 +73,7 @@ extension PostgresConnection {
             statementLog?.append(send.sql)
             let sent = send.parameters.withCArrays { _, pointers, lengths, formats in
                 PQsendQueryPrepared(
-                    handle, send.name, Int32(send.parameters.types.count), pointers, lengths, formats,
+                    handle, send.name, Int32(send.parameters.count), pointers, lengths, formats,
                     send.binary ? 1 : 0)
             }
             guard sent == 1 else { throw pipelineFailure(sql: send.sql) }

@@ -42,7 +42,7 @@ struct PostgresResult {
         // parsed for it (a find would pay that at every call).
         changes =
             keepingResult && status == PGRES_TUPLES_OK
-            ? Int(PQntuples(result)) : Int(String(cString: PQcmdTuples(result))) ?? 0
+            ? Int(PQntuples(result)) : Self.count(PQcmdTuples(result))
         isDataChange = Self.isDataChange(tag: PQcmdStatus(result))
         if keepingResult && status == PGRES_TUPLES_OK {
             raw = owner
@@ -52,6 +52,23 @@ struct PostgresResult {
             raw = nil
             (columnNames, rows) = try owner.copiedRows()
         }
+    }
+
+    /// The number `PQcmdTuples` spells (as `Int(String(cString:))` reads it, 0 for none), read
+    /// in place: no `String` made at every update.
+    private static func count(_ text: UnsafePointer<CChar>?) -> Int {
+        guard var cursor = text, cursor.pointee != 0 else { return 0 }
+        var value = 0
+        while cursor.pointee != 0 {
+            let digit = Int(cursor.pointee) - 48
+            guard (0...9).contains(digit) else { return 0 }
+            let (times, overflow) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflowAgain) = times.addingReportingOverflow(digit)
+            guard !overflow, !overflowAgain else { return 0 }
+            value = sum
+            cursor += 1
+        }
+        return value
     }
 
     /// Whether a command tag is an INSERT's, UPDATE's, DELETE's or MERGE's, compared in place.

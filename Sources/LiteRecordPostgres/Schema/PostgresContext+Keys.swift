@@ -77,8 +77,9 @@ extension PostgresContext {
             let table = try session.preparedTable(for: M.self)
             let row = try table.encode(model, dateStorage: session.dateStorage)
             let key = try session.keyValues(row, table: table)
-            let names = names ?? row.columns.filter { !table.primaryKey.contains($0) }
-            guard !names.isEmpty else {
+            guard
+                let update = try session.database.updateText(of: M.self, table: table, row: row, names: names)
+            else {
                 // Every column is part of the key: there is nothing to change, only to check.
                 let found = try session.byStoredKey(key, table: table, found: { $0 }) { condition in
                     try !session.execute("SELECT 1 FROM \(identifier: table.name) WHERE \(condition)").rows
@@ -87,17 +88,15 @@ extension PostgresContext {
                 if !found { throw PersistenceError.notFound(row, table: table) }
                 return
             }
-            var assignments: SQL = ""
-            for (index, column) in names.enumerated() {
-                guard let value = row[column] else {
-                    throw PersistenceError("\(M.self) did not encode column \(column)", table: table.name)
-                }
-                assignments.append(
-                    index == 0 ? "\(identifier: column) = \(value)" : ", \(identifier: column) = \(value)")
+            // The key as LiteRecord writes it, then as the table stores it (``byStoredKey``):
+            // the condition's text is the same for both, only its values differ.
+            func run(_ key: [DatabaseValue]) throws -> Bool {
+                let arguments = StatementArguments(positional: update.arguments(row, key: key, table: table))
+                return try session.execute(SQL(verbatim: update.text, arguments: arguments)).changes > 0
             }
-            let changed = try session.byStoredKey(key, table: table, found: { $0 }) { condition in
-                try session.execute("UPDATE \(identifier: table.name) SET \(assignments) WHERE \(condition)")
-                    .changes > 0
+            var changed = try run(key)
+            if !changed, let stored = try session.storedKey(matching: key, table: table) {
+                changed = try run(stored)
             }
             if !changed { throw PersistenceError.notFound(row, table: table) }
         }

@@ -32,8 +32,8 @@ extension PostgresSession {
     /// - Throws: ``LiteRecord/SchemaError`` for a model that cannot be mapped, or whose table
     ///   exists only under a case-folded spelling.
     func readableTable<M: Model>(for type: M.Type) throws -> BackendTable? {
-        let isPrepared = database.preparedTables.withLock { $0.contains(ObjectIdentifier(M.self)) }
-        guard isReadOnly, !isPrepared else {
+        // A session that may create tables asks no lock here: `preparedTable` asks.
+        guard isReadOnly, !database.preparedTables.withLock({ $0.contains(ObjectIdentifier(M.self)) }) else {
             return try preparedTable(for: M.self)
         }
         let table = try database.backendTable(for: M.self)
