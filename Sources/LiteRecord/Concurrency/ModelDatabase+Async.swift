@@ -187,7 +187,9 @@ extension ModelDatabase {
         _ model: M, onConflict: [PartialKeyPath<M>] = [], update: [PartialKeyPath<M>]? = nil
     ) async throws -> M {
         nonisolated(unsafe) let (conflict, update) = (onConflict, update)
-        return try await runOffTask(.writing) { try $0.upsertAndFetch(model, onConflict: conflict, update: update) }
+        return try await runOffTask(.writing) {
+            try $0.upsertAndFetch(model, onConflict: conflict, update: update)
+        }
     }
 
     private func writing<M: Model>(

@@ -59,7 +59,8 @@ extension Connection {
     /// columns of an upsert, whose row may have another key than the model's).
     ///
     /// - Throws: ``PersistenceError`` when the model has no key or the row is not there.
-    func storedModel<M: Model>(_ model: M, table: TableSchema, byColumns columns: [String]? = nil) throws -> M {
+    func storedModel<M: Model>(_ model: M, table: TableSchema, byColumns columns: [String]? = nil) throws -> M
+    {
         let row = try encodeRow(model, table: table)
         let found: M?
         if let columns {
@@ -75,7 +76,8 @@ extension Connection {
         }
         guard let found else {
             throw PersistenceError(
-                "the row of \(table.typeName) just written was not found to read back", table: table.tableName)
+                "the row of \(table.typeName) just written was not found to read back", table: table.tableName
+            )
         }
         return found
     }

@@ -50,7 +50,8 @@ package struct UpsertPlan: Sendable {
         }
         conflictColumns = columns
         isPrimaryKey = Set(columns) == Set(schema.primaryKey)
-        if ignoring {
+        if ignoring || update?.isEmpty == true {
+            // `update: []` updates nothing: the stored row is kept, as by insertOrIgnore.
             action = .nothing
         } else if let update {
             action = .update(try schema.partialUpdateColumns(update.map(PropertyReference.init)))

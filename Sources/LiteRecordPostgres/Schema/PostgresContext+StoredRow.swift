@@ -111,7 +111,10 @@ extension PostgresTransaction {
             let stored = try session.execute(
                 "SELECT \(SQL(table.selection)) FROM \(identifier: table.name) WHERE \(condition) LIMIT 1"
             ).lrRows.first
-            return (try stored.map { try table.decode(M.self, from: $0, dateStorage: session.dateStorage) }, table.name)
+            return (
+                try stored.map { try table.decode(M.self, from: $0, dateStorage: session.dateStorage) },
+                table.name
+            )
         }
         guard let found else {
             throw PersistenceError(

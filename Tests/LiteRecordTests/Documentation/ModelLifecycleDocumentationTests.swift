@@ -36,5 +36,10 @@ import Testing
         #expect(isNew == false)
         #expect(ada.id != nil)
         #expect(try db.count(Member.self) == 1)
+        let stored = try db.insertAndFetch(Member(id: nil, email: "bo@example.com", name: "Bo"))
+        let met = try db.upsertAndFetch(Member(id: nil, email: "bo@example.com", name: "Bob"), onConflict: [\.email], update: [])
+        #expect(stored.id != nil)
+        #expect(met.id == stored.id)
+        #expect(met.name == "Bo")
     }
 }

@@ -4,8 +4,8 @@ import Testing
 
 /// A live query's observation ends with it, and pauses while it is inactive.
 @Suite struct LiveQueryLifetimeTests {
-    /// Create and drop 1,000 live queries on a file: descriptors and threads come back to where
-    /// they were, and the file's watcher ends.
+    /// Create and drop 1,000 live queries on a file: the database's descriptors come back to
+    /// where they were, and the file's watcher (its thread and inotify descriptor) ends.
     @MainActor @Test func aThousandReleasedLiveQueriesLeaveNothing() async throws {
         try await withLiveDirectory { dir in
             let db = try Database(path: dir.file("lifetime.sqlite"))
@@ -16,16 +16,27 @@ import Testing
                 let warm = LiveQuery(db.query(LivePlayer.self))
                 #expect(warm.value.count == 1)
             }
-            #expect(WatcherProbe.waitUntil(0) { WatcherProbe.watcherThreads(watching: dir.path) })
-            let descriptors = Self.openDescriptors()
-            let threads = Self.threadCount()
+            let warmWatcherEnded = WatcherProbe.waitUntil(0) {
+                WatcherProbe.watcherThreads(watching: dir.path)
+            }
+            #expect(warmWatcherEnded)
+            // This database's own descriptors and threads: other tests run in the same process
+            // meanwhile, so the process's totals move on their own.
+            let descriptors = Self.openDescriptors(under: dir.path)
             for index in 0..<1_000 {
                 let live = LiveQuery(db.query(LivePlayer.self).where { $0.score > index % 3 - 1 })
                 #expect(live.value.isEmpty == (index % 3 == 2))
             }
-            #expect(WatcherProbe.waitUntil(0) { WatcherProbe.watcherThreads(watching: dir.path) })
-            #expect(WatcherProbe.waitUntil(descriptors) { Self.openDescriptors() })
-            #expect(WatcherProbe.waitUntil(threads) { Self.threadCount() })
+            let watcherEnded = WatcherProbe.waitUntil(0) { WatcherProbe.watcherThreads(watching: dir.path) }
+            #expect(watcherEnded)
+            let descriptorsBack = WatcherProbe.waitUntil(descriptors) {
+                Self.openDescriptors(under: dir.path)
+            }
+            #expect(descriptorsBack)
+            let inotifyClosed = WatcherProbe.waitUntil(0) {
+                WatcherProbe.inotifyDescriptors(watching: dir.path)
+            }
+            #expect(inotifyClosed)
             // Nothing observes any more: a commit is delivered to no one.
             try await db.execute(sql: "UPDATE players SET score = 2")
         }
@@ -71,11 +82,12 @@ import Testing
         #expect(fetches.withLock { $0 } == before)
     }
 
-    static func openDescriptors() -> Int {
-        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
-    }
-
-    static func threadCount() -> Int {
-        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? -1
+    /// The descriptors of this process open on files under `directory` (the database's files).
+    static func openDescriptors(under directory: String) -> Int {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return entries.filter { entry in
+            let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + entry)
+            return target?.hasPrefix(directory + "/") == true
+        }.count
     }
 }

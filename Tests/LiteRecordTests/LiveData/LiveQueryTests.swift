@@ -25,7 +25,8 @@ import Testing
 
             var dee = LivePlayer(name: "Dee", score: 30)
             try await db.insert(&dee)
-            #expect(await eventually { players.value.count == 3 && count.value == 4 })
+            let sawDee = await eventually { players.value.count == 3 && count.value == 4 }
+            #expect(sawDee)
             #expect(players.value.map(\.name).sorted() == ["Bea", "Cy", "Dee"])
         }
     }
@@ -39,7 +40,8 @@ import Testing
             #expect(players.value.isEmpty)
             var ann = LivePlayer(name: "Ann", score: 1)
             try await other.insert(&ann)
-            #expect(await eventually { players.value.map(\.name) == ["Ann"] })
+            let sawAnn = await eventually { players.value.map(\.name) == ["Ann"] }
+            #expect(sawAnn)
         }
     }
 
@@ -52,7 +54,8 @@ import Testing
             let items = LiveQuery(db.query(LiveItem.self).order { $0.value })
             #expect(items.value.isEmpty)
             try SQLiteShell.write(path, "INSERT INTO items(value) VALUES (7), (3);")
-            #expect(await eventually { items.value.map(\.value) == [3, 7] })
+            let sawShellRows = await eventually { items.value.map(\.value) == [3, 7] }
+            #expect(sawShellRows)
         }
     }
 
@@ -65,7 +68,8 @@ import Testing
             #expect(total.value == 0)
             let child = try HelperProcess(["external-writer", path, "20"])
             #expect(child.waitForExit(seconds: 120) == .exited(0), "\(child.errorText)")
-            #expect(await eventually { total.value == 20 })
+            let sawChildRows = await eventually { total.value == 20 }
+            #expect(sawChildRows)
         }
     }
 
@@ -109,9 +113,11 @@ import Testing
                     try db.insert(&player)
                 }
             }
-            #expect(await eventually { writer.result(waitingAtMost: 0) != nil })
+            let writerEnded = await eventually { writer.result(waitingAtMost: 0) != nil }
+            #expect(writerEnded)
             try writer.result(waitingAtMost: 0)?.get()
-            #expect(await eventually { count.value == 300 })
+            let sawAll = await eventually { count.value == 300 }
+            #expect(sawAll)
             await settle()
             #expect(changes.values.last == 300)
             #expect(changes.values == changes.values.sorted(), "an older value came after a newer one")
@@ -142,12 +148,14 @@ import Testing
             live.load(db) { tx in try 1000 + tx.query(LiveTrophy.self).count() }
             #expect(live.value == 1000)
             gate.open()
-            #expect(await eventually { oldFetchEnded.withLock { $0 } })
+            let oldFetchIsDone = await eventually { oldFetchEnded.withLock { $0 } }
+            #expect(oldFetchIsDone)
             await settle()
             #expect(live.value == 1000)
             var trophy = LiveTrophy(title: "Cup")
             try await db.insert(&trophy)
-            #expect(await eventually { live.value == 1001 })
+            let sawTrophy = await eventually { live.value == 1001 }
+            #expect(sawTrophy)
         }
     }
 
