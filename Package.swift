@@ -75,8 +75,10 @@ let package = Package(
             ],
             path: "Tests/LiteRecordTests"
         ),
-        // What both test targets share: running tests that block off Swift's cooperative pool.
-        .target(name: "LiteRecordTestSupport", path: "Tests/LiteRecordTestSupport"),
+        // What both test targets share: running tests that block off Swift's cooperative pool,
+        // waiting for live values on the main actor.
+        .target(
+            name: "LiteRecordTestSupport", dependencies: ["LiteRecord"], path: "Tests/LiteRecordTestSupport"),
         // PostgreSQL backend (the same models and queries through libpq); see README "PostgreSQL".
         .systemLibrary(
             name: "CLibPQ",

@@ -37,8 +37,8 @@ struct PostgresStoredRowParityTests {
         renamed.title = "renamed"
         let updated = try pg.updateAndFetch(renamed)
         #expect(updated.code == "R-\(id)")
-        let met = try pg.upsertAndFetch(
-            Ticket(title: "renamed", code: "mine"), onConflict: [\.title], update: [])
+        let mine = Ticket(title: "renamed", code: "mine")
+        let met = try pg.upsertAndFetch(mine, onConflict: [\.title], update: [])
         #expect(met == updated)
         let inserted = try pg.upsertAndFetch(Ticket(title: "second", code: ""), onConflict: [\.title])
         #expect(inserted.code == "T-\(inserted.id ?? -1)")

@@ -171,7 +171,8 @@ final class ValueObserver<Value: Sendable>: Observer {
         let pending = state.changedWhileBusy
         state.changedWhileBusy = PendingChanges()
         guard let region = state.region else {
-            return state.lastFetchFailed && (pending.isExternal || !pending.tables.isEmpty) ? .fetch : .nothing
+            return state.lastFetchFailed && (pending.isExternal || !pending.tables.isEmpty)
+                ? .fetch : .nothing
         }
         if pending.isExternal { return .fetch }
         let touched = pending.tables.intersection(region)

@@ -85,13 +85,7 @@ extension PostgresSession {
     func runUpsert<M: Model>(_ model: inout M, table: BackendTable, plan: UpsertPlan) throws -> Bool {
         let row = try table.encode(model, dateStorage: dateStorage)
         let generates = table.hasNoGeneratedKey(model)
-        var columns: [String] = []
-        var values: [DatabaseValue] = []
-        for (column, value) in zip(row.columns, row.values)
-        where !(generates && column == table.automaticKeyColumn) {
-            columns.append(column)
-            values.append(value)
-        }
+        let (columns, values) = table.insertedValues(of: row, generates: generates)
         let updates = plan.updateColumns(of: columns, primaryKey: table.primaryKey)
         var sql: SQL = "INSERT INTO \(identifier: table.name) "
         sql.append(

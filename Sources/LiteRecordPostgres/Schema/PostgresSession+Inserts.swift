@@ -89,13 +89,7 @@ extension PostgresSession {
     ) {
         let row = try table.encode(model, dateStorage: dateStorage)
         let generates = table.hasNoGeneratedKey(model)
-        var columns: [String] = []
-        var values: [DatabaseValue] = []
-        for (column, value) in zip(row.columns, row.values)
-        where !(generates && column == table.automaticKeyColumn) {
-            columns.append(column)
-            values.append(value)
-        }
+        let (columns, values) = table.insertedValues(of: row, generates: generates)
         let returnsKey = generates && table.automaticKeyColumn != nil
         // The text depends only on the model type, the columns and the kind of insert: built
         // once, since quoting every name at every insert was a good part of its client time.
@@ -142,4 +136,19 @@ struct PostgresInsertShape: Hashable {
     let model: ObjectIdentifier
     let upsert: Bool
     let generates: Bool
+}
+
+extension BackendTable {
+    /// The columns and values an `INSERT` writes: all of the row's, but the automatic key when
+    /// the database is to generate it.
+    func insertedValues(of row: EncodedRow, generates: Bool) -> (columns: [String], values: [DatabaseValue]) {
+        var columns: [String] = []
+        var values: [DatabaseValue] = []
+        for (column, value) in zip(row.columns, row.values) where !(generates && column == automaticKeyColumn)
+        {
+            columns.append(column)
+            values.append(value)
+        }
+        return (columns, values)
+    }
 }

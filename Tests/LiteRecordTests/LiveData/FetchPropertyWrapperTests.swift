@@ -1,5 +1,6 @@
 import Foundation
 import LiteRecord
+import LiteRecordTestSupport
 import Observation
 import Testing
 

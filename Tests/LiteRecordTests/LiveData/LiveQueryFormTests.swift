@@ -1,5 +1,6 @@
 import Foundation
 import LiteRecord
+import LiteRecordTestSupport
 import Testing
 
 /// A team of the `including` form: its players' key points to it.

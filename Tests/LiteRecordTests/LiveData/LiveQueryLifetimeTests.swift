@@ -1,5 +1,6 @@
 import Foundation
 import LiteRecord
+import LiteRecordTestSupport
 import Testing
 
 /// A live query's observation ends with it, and pauses while it is inactive.
