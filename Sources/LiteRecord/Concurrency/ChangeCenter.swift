@@ -155,6 +155,8 @@ final class ChangeCenter: Sendable {
     }
 
     private func didCommit() {
+        // Whatever it changed: the watcher need not check at once for its file event.
+        externalWatcher?.noteOwnCommit()
         let commit: (CommittedChanges, [Subscriber])? = state.withLock { state in
             defer {
                 state.tablesChanged = []
