@@ -14,17 +14,53 @@ final class ChangeCenter: Sendable {
         var isInstalled = false
         var nextID = 0
         var subscribers: [Int: Subscriber] = [:]
+        /// The subscribers called for every commit, whatever it changed.
+        var everyCommit: Set<Int> = []
+        /// For each table, the other subscribers that a commit changing it calls.
+        var byTable: [String: Set<Int>] = [:]
+        /// How many subscribers want rows.
+        var rowSubscribers = 0
         var tablesChanged: Set<String> = []
         var rowsChanged: [DatabaseChange] = []
         /// False when a subscriber that wants rows came in the middle of a transaction that
         /// had already changed rows without recording them.
         var rowsAreComplete = true
-        var recordsRows: Bool { subscribers.values.contains { $0.wantsRows } }
+        var recordsRows: Bool { rowSubscribers > 0 }
+
+        /// Files subscriber `id` under the tables it wants (`nil`: every commit).
+        mutating func route(_ id: Int, tables: Set<String>?) {
+            if let tables {
+                for table in tables { byTable[table, default: []].insert(id) }
+            } else {
+                everyCommit.insert(id)
+            }
+        }
+
+        /// Undoes ``route(_:tables:)``.
+        mutating func unroute(_ id: Int, tables: Set<String>?) {
+            guard let tables else {
+                everyCommit.remove(id)
+                return
+            }
+            for table in tables {
+                byTable[table]?.remove(id)
+                if byTable[table]?.isEmpty == true { byTable[table] = nil }
+            }
+        }
+
+        /// The subscribers a commit changing `changed` calls, each once.
+        func notified(by changed: Set<String>) -> [Subscriber] {
+            var ids = everyCommit
+            for table in changed { if let routed = byTable[table] { ids.formUnion(routed) } }
+            return ids.compactMap { subscribers[$0] }
+        }
     }
 
     private struct Subscriber {
         let wantsRows: Bool
         let wantsExternalCommits: Bool
+        /// The tables whose changes it wants; `nil` for every commit.
+        var tables: Set<String>?
         let notify: @Sendable (CommittedChanges) -> Void
     }
 
@@ -45,6 +81,10 @@ final class ChangeCenter: Sendable {
     /// Calls `notify` after each transaction that committed changes; it runs on the thread that
     /// committed, so it must hand work off rather than use the database.
     ///
+    /// The subscription starts with every commit; ``route(_:tables:)`` narrows it to the
+    /// commits that change some tables, so that a commit costs nothing to the subscribers that
+    /// do not care about it (a hundred live queries of other tables).
+    ///
     /// - Parameters:
     ///   - wantsRows: Whether `notify` needs each changed row, not only the tables.
     ///   - wantsExternalCommits: Whether `notify` also receives, as
@@ -61,7 +101,9 @@ final class ChangeCenter: Sendable {
             }
             state.nextID += 1
             state.subscribers[state.nextID] = Subscriber(
-                wantsRows: wantsRows, wantsExternalCommits: wantsExternalCommits, notify: notify)
+                wantsRows: wantsRows, wantsExternalCommits: wantsExternalCommits, tables: nil, notify: notify)
+            state.route(state.nextID, tables: nil)
+            if wantsRows { state.rowSubscribers += 1 }
             defer { state.isInstalled = true }
             return (state.nextID, !state.isInstalled)
         }
@@ -73,8 +115,27 @@ final class ChangeCenter: Sendable {
     /// Ends a subscription; the watcher of other connections' commits stops with the last
     /// subscriber that wanted them.
     func unsubscribe(_ id: Int) {
-        let removed = state.withLock { $0.subscribers.removeValue(forKey: id) }
+        let removed = state.withLock { state in
+            guard let removed = state.subscribers.removeValue(forKey: id) else { return nil as Subscriber? }
+            state.unroute(id, tables: removed.tables)
+            if removed.wantsRows { state.rowSubscribers -= 1 }
+            return removed
+        }
         if removed?.wantsExternalCommits == true { externalWatcher?.release() }
+    }
+
+    /// Narrows (or widens) the commits that call subscriber `id`: from the next commit on, only
+    /// those that change one of `tables`; every commit when `tables` is `nil`. External commits
+    /// are not affected. Commits are reported once they are done (visible to a new read), so a
+    /// subscriber that widens before it begins a read either sees a commit in that read or is
+    /// called for it.
+    func route(_ id: Int, tables: Set<String>?) {
+        state.withLock { state in
+            guard let old = state.subscribers[id], old.tables != tables else { return }
+            state.unroute(id, tables: old.tables)
+            state.route(id, tables: tables)
+            state.subscribers[id]?.tables = tables
+        }
     }
 
     private func installHooks() {
@@ -94,20 +155,21 @@ final class ChangeCenter: Sendable {
     }
 
     private func didCommit() {
-        let (changes, subscribers) = state.withLock { state in
+        // Whatever it changed: the watcher need not check at once for its file event.
+        externalWatcher?.noteOwnCommit()
+        let commit: (CommittedChanges, [Subscriber])? = state.withLock { state in
             defer {
                 state.tablesChanged = []
                 state.rowsChanged = []
                 state.rowsAreComplete = true
             }
-            return (
-                CommittedChanges(
-                    tables: state.tablesChanged, rows: state.rowsChanged,
-                    rowsAreComplete: state.rowsAreComplete, isExternal: false),
-                Array(state.subscribers.values)
-            )
+            guard !state.tablesChanged.isEmpty else { return nil }
+            let changes = CommittedChanges(
+                tables: state.tablesChanged, rows: state.rowsChanged,
+                rowsAreComplete: state.rowsAreComplete, isExternal: false)
+            return (changes, state.notified(by: state.tablesChanged))
         }
-        guard !changes.tables.isEmpty else { return }
+        guard let (changes, subscribers) = commit else { return }
         for subscriber in subscribers { subscriber.notify(changes) }
     }
 

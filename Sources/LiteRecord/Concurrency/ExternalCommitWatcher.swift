@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// Notices commits that other connections make to a database file — another `Database`,
 /// another process, the `sqlite3` shell — and reports each one as "anything may have changed".
@@ -14,9 +15,19 @@ import Foundation
 /// A check runs at once, and again 2, 10, 50 and 500 ms after the last event, because a WAL
 /// commit writes the `-wal` file (the event) a moment before it publishes the commit in the
 /// `-shm` index (which has no event): the `sqlite3` shell, at `synchronous = FULL`, syncs the
-/// file in between, so its commits were seen only by the 50 ms check (a p50 of 50 ms). It runs only while someone observes: ``retain()`` starts the
-/// source with the first observer, ``release()`` stops it (thread ended, descriptors closed)
-/// with the last.
+/// file in between, so its commits were seen only by the 50 ms check (a p50 of 50 ms). The
+/// follow-ups run from one timer, re-armed, not from closures scheduled per event.
+///
+/// This `Database`'s own commits write the `-wal` too, each one an event. A check then finds
+/// nothing (`data_version` ignores them) and only takes the writer from the writes. So an event
+/// that comes after an own commit (``noteOwnCommit()``) does not check at once: its follow-ups
+/// will, 2 ms later. A burst of own writes costs a check every 2 ms instead of one per commit;
+/// another connection's commit made during it is seen by the follow-up, and never missed (an
+/// event is taken for an own commit's only when this `Database` committed since the event
+/// before, so outside such bursts another connection's commit is checked at once, as before).
+///
+/// It runs only while someone observes: ``retain()`` starts the source with the first observer,
+/// ``release()`` stops it (thread ended, descriptors closed) with the last.
 final class ExternalCommitWatcher: Sendable {
     private let files: DatabaseFiles
     private let writer: SerializedConnection
@@ -27,9 +38,16 @@ final class ExternalCommitWatcher: Sendable {
     /// cannot deadlock.
     private let lifecycle = NSLock()
     private let state = Locked(State())
+    /// Counts this `Database`'s commits, on the writer's thread: an atomic, not the lock, since
+    /// it costs every commit.
+    private let ownCommits = Atomic<Int>(0)
+    /// Runs the follow-up checks; armed while some are due. `nonisolated(unsafe)`: Dispatch
+    /// does not mark its sources `Sendable`, but they are thread-safe objects, and this one is
+    /// only scheduled on the checks queue (cancelled in `deinit`, when no one else has it).
+    private nonisolated(unsafe) let followUps: any DispatchSourceTimer
 
-    /// The delays after the last file event at which the check runs again.
-    static let followUpDelays: [Double] = [0.002, 0.01, 0.05, 0.5]
+    /// The delays after the last file event at which the check runs again, in nanoseconds.
+    static let followUpDelays: [UInt64] = [2_000_000, 10_000_000, 50_000_000, 500_000_000]
 
     private struct State {
         var users = 0
@@ -40,8 +58,16 @@ final class ExternalCommitWatcher: Sendable {
         var dataVersion: Int64?
         var isChecking = false
         var checksAgain = false
-        /// Counts batches of file events, so only the follow-ups of the last one run.
-        var eventBatch = 0
+        /// When the last file event came (uptime nanoseconds).
+        var lastEvent: UInt64 = 0
+        /// When the follow-up timer fires next; `nil` when it is not armed.
+        var nextFollowUp: UInt64?
+        /// ``ownCommits`` at the last file event.
+        var ownCommitsSeen = 0
+        /// A file event came that no own commit preceded: check at once.
+        var checksAtOnce = false
+        /// A call of ``filesDidChange()`` waits on the checks queue.
+        var eventIsQueued = false
     }
 
     /// - Parameters:
@@ -54,10 +80,19 @@ final class ExternalCommitWatcher: Sendable {
         self.files = files
         self.writer = writer
         self.onExternalCommit = onExternalCommit
+        followUps = DispatchSource.makeTimerSource(queue: checks)
+        followUps.setEventHandler { [weak self] in self?.followUpDue() }
+        followUps.activate()
     }
 
     deinit {
         state.withLock { $0.source }?.stop()
+        followUps.cancel()
+    }
+
+    /// This `Database`'s writer committed: the file event that follows is probably its own.
+    func noteOwnCommit() {
+        ownCommits.add(1, ordering: .relaxed)
     }
 
     /// One more observer: the first starts watching. The current `data_version` is read first,
@@ -77,9 +112,8 @@ final class ExternalCommitWatcher: Sendable {
             guard starts else { return }
             // Off the source's thread at once: the watcher must never be released (and stop the
             // source, waiting for its thread) on that thread.
-            let checks = checks
             let source = FileChangeSources.start(watching: files) { [weak self] in
-                checks.async { [weak self] in self?.filesDidChange() }
+                self?.fileEventArrived()
             }
             state.withLock { $0.source = source }
             if baseline == nil { requestCheck() }
@@ -101,18 +135,56 @@ final class ExternalCommitWatcher: Sendable {
         }
     }
 
+    /// On the source's thread: notes the event, and queues one call of ``filesDidChange()`` for
+    /// the events that come before it runs, unless the event needs nothing more: it follows an
+    /// own commit and the timer will fire within the first follow-up delay (it then reads
+    /// ``State/lastEvent`` to schedule the rest). A burst of own commits thus wakes no thread
+    /// but this one.
+    private func fileEventArrived() {
+        let now = DispatchTime.now().uptimeNanoseconds
+        let ownCommits = ownCommits.load(ordering: .relaxed)
+        let queues = state.withLock { state in
+            state.lastEvent = now
+            let followsOwnCommit = state.ownCommitsSeen != ownCommits
+            state.ownCommitsSeen = ownCommits
+            if !followsOwnCommit { state.checksAtOnce = true }
+            let armedInTime = state.nextFollowUp.map { $0 <= now + Self.followUpDelays[0] } ?? false
+            guard !(followsOwnCommit && armedInTime), !state.eventIsQueued else { return false }
+            state.eventIsQueued = true
+            return true
+        }
+        if queues { checks.async { [weak self] in self?.filesDidChange() } }
+    }
+
+    /// On the checks queue: checks at once (unless every event since the last call followed an
+    /// own commit), and arms the follow-ups of the last event.
     private func filesDidChange() {
-        let batch = state.withLock { state in
-            state.eventBatch += 1
-            return state.eventBatch
+        let (checksNow, arm) = state.withLock { state in
+            defer {
+                state.eventIsQueued = false
+                state.checksAtOnce = false
+            }
+            let first = state.lastEvent + Self.followUpDelays[0]
+            let arm = state.nextFollowUp.map { $0 > first } ?? true
+            if arm { state.nextFollowUp = first }
+            return (state.checksAtOnce, arm ? first : nil)
+        }
+        if checksNow { requestCheck() }
+        if let arm { followUps.schedule(deadline: DispatchTime(uptimeNanoseconds: arm)) }
+    }
+
+    /// On the checks queue, when the timer fires: checks, and arms it for the next follow-up
+    /// of the last event, if any is left.
+    private func followUpDue() {
+        let now = DispatchTime.now().uptimeNanoseconds
+        let next = state.withLock { state in
+            let lastEvent = state.lastEvent
+            let next = Self.followUpDelays.lazy.map { lastEvent + $0 }.first { $0 > now }
+            state.nextFollowUp = next
+            return next
         }
         requestCheck()
-        for delay in Self.followUpDelays {
-            checks.asyncAfter(deadline: .now() + delay) { [weak self] in
-                guard let self, state.withLock({ $0.eventBatch == batch }) else { return }
-                requestCheck()
-            }
-        }
+        if let next { followUps.schedule(deadline: DispatchTime(uptimeNanoseconds: next)) }
     }
 
     /// Starts a check, or asks the running one to check once more when it is done.

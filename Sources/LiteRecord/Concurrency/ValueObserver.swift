@@ -8,6 +8,9 @@ import Dispatch
 /// they touch the region the fetch read, trigger one more fetch: a burst of commits costs one
 /// or two fetches, not one each, and no commit is missed. An observation of a query with a
 /// ``RowFilter`` also skips the fetch when the rows a commit changed cannot alter its results.
+///
+/// While idle, it asks ``ChangeCenter`` for the commits that change the tables of its last
+/// fetch only, so the commits to other tables cost it nothing; see ``routeCommits(_:)``.
 final class ValueObserver<Value: Sendable>: Observer {
     private let database: Database
     private let prepare: @Sendable () throws -> Void
@@ -118,7 +121,10 @@ final class ValueObserver<Value: Sendable>: Observer {
         }
         let step = state.withLock { state in
             let next = state.isCancelled ? .nothing : nextStep(&state)
-            if case .nothing = next { state.isBusy = false }
+            if case .nothing = next {
+                state.isBusy = false
+                routeCommits(state)
+            }
             return next
         }
         if case .nothing = step {} else { database.readQueue.async { [self] in work(step) } }
@@ -160,10 +166,31 @@ final class ValueObserver<Value: Sendable>: Observer {
             let step = nextStep(&state)
             if case .nothing = step { return .nothing }
             state.isBusy = true
+            routeCommits(state)
             return step
         }
         if case .nothing = step { return }
         database.readQueue.async { [self] in work(step) }
+    }
+
+    /// Under the lock, after `isBusy` or `region` changed: tells ``ChangeCenter`` which of this
+    /// Database's commits to report, so that the others cost nothing.
+    ///
+    /// Idle, with the tables the last fetch read: a commit changing none of them cannot alter
+    /// that fetch's value, and ``nextStep(_:)`` would drop it anyway. Every commit while busy
+    /// (from before a fetch begins until the observer is idle again), and while there is no
+    /// region (before the first fetch, after a failed one): a fetch may read tables the last
+    /// one did not (a closure that reads another table depending on a value), and a commit to
+    /// one of them during the fetch, after its snapshot, must not be missed. That holds because
+    /// the center reports a commit once it is done, on the writer's thread, one commit after
+    /// the other, and the observer asks for every commit before its read begins: a commit is
+    /// either already in the fetch's snapshot or reported afterwards, while busy. Going busy
+    /// happens in ``databaseDidCommit(_:)``, on the writer's thread, so even the next commit is
+    /// reported. Called under the observer's lock, so that two transitions cannot reach the
+    /// center out of order (the center never calls an observer under its own lock).
+    private func routeCommits(_ state: State) {
+        guard let subscription = state.subscription else { return }
+        database.changeCenter.route(subscription, tables: state.isBusy ? nil : state.region)
     }
 
     /// Under the lock: what the pending changes call for, given the last fetch; clears them.
@@ -171,8 +198,8 @@ final class ValueObserver<Value: Sendable>: Observer {
         let pending = state.changedWhileBusy
         state.changedWhileBusy = PendingChanges()
         guard let region = state.region else {
-            return state.lastFetchFailed && (pending.isExternal || !pending.tables.isEmpty)
-                ? .fetch : .nothing
+            let changed = pending.isExternal || !pending.tables.isEmpty
+            return state.lastFetchFailed && changed ? .fetch : .nothing
         }
         if pending.isExternal { return .fetch }
         let touched = pending.tables.intersection(region)
@@ -203,7 +230,10 @@ final class ValueObserver<Value: Sendable>: Observer {
             }
             step = state.withLock { state in
                 let next = state.isCancelled ? .nothing : nextStep(&state)
-                if case .nothing = next { state.isBusy = false }
+                if case .nothing = next {
+                    state.isBusy = false
+                    routeCommits(state)
+                }
                 return next
             }
             if case .nothing = step { return }
