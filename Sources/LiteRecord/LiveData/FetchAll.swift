@@ -39,7 +39,7 @@ public enum LiveData {
 /// ```
 ///
 /// Reading the property reads ``LiveQuery/value``; `$players` is the ``LiveQuery`` itself, for
-/// its ``LiveQuery/error``, ``LiveQuery/isActive`` and ``LiveQuery/load(_:)-(Query<M>)``. In an
+/// its ``LiveQuery/error``, ``LiveQuery/isActive`` and `load(_:)`. In an
 /// `@Observable` class, mark the property `@ObservationIgnored`: the live query is observable
 /// itself, so reading the property is still tracked. In a SwiftUI view, which SwiftUI creates
 /// again and again, keep a ``LiveQuery`` in `@State` instead, so that one observation lives as

@@ -67,7 +67,7 @@ public final class LiveQuery<Value: Sendable> {
         follow()
     }
 
-    /// Follows another source from now on (``load(_:)-(Query<M>)``): its first value replaces the
+    /// Follows another source from now on (`load(_:)`): its first value replaces the
     /// current one, and nothing the old source fetched arrives after.
     func replaceSource(_ source: LiveSource<Value>) {
         self.source = source
